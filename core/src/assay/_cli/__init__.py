@@ -1,0 +1,1 @@
+"""The ``assay`` command line: the root group and the plugin host that fills it."""

@@ -1,0 +1,49 @@
+"""Number helpers that reproduce the reference implementation's JavaScript arithmetic exactly.
+
+The scorecard seed was specified by a Node implementation; these helpers give the same results
+in Python so that every machine-readable field matches the conformance vectors.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import ROUND_HALF_UP, Decimal
+
+__all__ = ["js_round", "js_number", "round_to", "to_fixed"]
+
+
+def js_round(x: float) -> float:
+    """JavaScript ``Math.round``: nearest integer, halves towards +infinity; NaN/inf pass through."""
+    if not math.isfinite(x):
+        return x
+    floor = math.floor(x)
+    return float(floor + 1) if x - floor >= 0.5 else float(floor)
+
+
+def round_to(x: float, digits: int) -> float:
+    """``Math.round(x * 10**digits) / 10**digits`` with the product taken in binary64 first."""
+    scale = 10.0**digits
+    return js_round(x * scale) / scale
+
+
+def to_fixed(x: float, digits: int) -> float:
+    """JavaScript ``Number(x.toFixed(digits))``: the exact binary value rounded half away from 0."""
+    if not math.isfinite(x):
+        return x
+    quantum = Decimal(1).scaleb(-digits)
+    return float(Decimal(x).quantize(quantum, rounding=ROUND_HALF_UP))
+
+
+def js_number(x: float | int) -> str:
+    """Format a number the way JavaScript's ``String(x)`` does for ordinary values (70, 65.5)."""
+    if isinstance(x, bool):
+        return "true" if x else "false"
+    if isinstance(x, int):
+        return str(x)
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == int(x) and abs(x) < 1e21:
+        return str(int(x))
+    return repr(x)

@@ -1,0 +1,184 @@
+"""Frozen records shared by the protocols: decisions, evaluation samples and results, perturbation
+cases and variants, judge replies.
+
+Every class here is an ``attrs`` frozen class: immutable, hashable where its fields are, compared
+by value. Serialization to and from JSON lives in one place, :mod:`assay._wire`, never here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+import attrs
+
+__all__ = [
+    "Chunk",
+    "Decision",
+    "EvalSample",
+    "JudgeReply",
+    "MetricResult",
+    "MetricSignal",
+    "PerturbationCase",
+    "Severity",
+    "Variant",
+]
+
+Severity = Literal["info", "warn", "error"]
+
+
+def _frozen_mapping(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    return dict(value or {})
+
+
+@attrs.frozen
+class Decision:
+    """What a :class:`~assay.Policy` decided, and why.
+
+    Attributes:
+        action: the chosen action, from the policy's documented vocabulary (``"answer"``,
+            ``"review"``, ``"abstain"`` for scorecards; ``"pass"``, ``"fail"``, ``"escalate"`` for
+            gates; ``"correct"``, ``"ambiguous"``, ``"incorrect"`` for retrieval routing).
+        rule: a stable identifier of the rule that decided (e.g. ``"answer-threshold"``).
+        reason: a sentence naming the rule and the numbers it compared.
+        details: JSON-safe facts the rule used (thresholds, scores, matched warning codes).
+    """
+
+    action: str
+    rule: str
+    reason: str
+    details: Mapping[str, Any] = attrs.field(factory=dict, converter=_frozen_mapping)
+
+
+@attrs.frozen
+class EvalSample:
+    """One question-answer pair to evaluate (seed 001's ``EvalSample``).
+
+    Attributes:
+        question: the user's question.
+        answer: the generated answer.
+        contexts: the retrieved passages given to the generator, in rank order.
+        ground_truth: a reference answer, when one exists; metrics that need it are undetermined
+            (score ``None``) without it.
+        id: a stable identifier, used for resuming runs and comparing with baselines.
+        metadata: free JSON-safe data carried through to results.
+    """
+
+    question: str
+    answer: str
+    contexts: tuple[str, ...] = attrs.field(converter=tuple, factory=tuple)
+    ground_truth: str | None = None
+    id: str | None = None
+    metadata: Mapping[str, Any] = attrs.field(factory=dict, converter=_frozen_mapping)
+
+
+@attrs.frozen
+class MetricSignal:
+    """An explained observation a metric made (seed 001 ``MetricSignal``).
+
+    Attributes:
+        severity: ``"info"``, ``"warn"`` or ``"error"``.
+        message: what was observed, in words.
+        evidence: the text or values that support it (e.g. an unsupported sentence).
+    """
+
+    severity: Severity
+    message: str
+    evidence: str | None = None
+
+
+@attrs.frozen
+class MetricResult:
+    """The outcome of one :class:`~assay.Metric` on one sample.
+
+    Tri-state by design: ``score is None`` means *undetermined* (the metric could not be computed,
+    e.g. no ground truth, or a judge reply could not be parsed). An undetermined result has
+    ``passed is None``; it is never counted as a failure and stays out of means.
+
+    Attributes:
+        metric_id: the metric's id, e.g. ``"faithfulness"``.
+        score: a number in [0, 1], or ``None`` when undetermined.
+        passed: ``score >= threshold``, or ``None`` when undetermined.
+        threshold: the pass threshold that was applied.
+        explanation: a sentence saying what drove the score.
+        signals: explained observations (unsupported sentences, missing coverage, ...).
+        details: JSON-safe numbers behind the score (counts, sub-scores, mode, judge calls).
+    """
+
+    metric_id: str
+    score: float | None
+    passed: bool | None
+    threshold: float
+    explanation: str
+    signals: tuple[MetricSignal, ...] = attrs.field(converter=tuple, factory=tuple)
+    details: Mapping[str, Any] = attrs.field(factory=dict, converter=_frozen_mapping)
+
+
+@attrs.frozen
+class Chunk:
+    """One retrieved passage as a perturbation sees it: a stable ``id`` and its ``text``."""
+
+    id: str
+    text: str
+
+
+@attrs.frozen
+class PerturbationCase:
+    """A robustness test case (seed 003): a query, its retrieved chunks and the swap material.
+
+    Attributes:
+        name: the case's name (its file stem).
+        query: the question given to the pipeline.
+        chunks: the retrieved context, in retrieval order.
+        key_evidence: ids of the chunks that carry the evidence the answer depends on.
+        counterfactual: replacement texts for the key evidence, in the order of ``key_evidence``
+            (the swap perturbation puts them in place of the originals).
+        padding: the case's own irrelevant material, if any.
+        expected_decision: the decision the baseline should produce, if the author stated one.
+        source: where the case was read from (a file path), for error messages.
+    """
+
+    name: str
+    query: str
+    chunks: tuple[Chunk, ...] = attrs.field(converter=tuple)
+    key_evidence: tuple[str, ...] = attrs.field(converter=tuple, factory=tuple)
+    counterfactual: tuple[str, ...] = attrs.field(converter=tuple, factory=tuple)
+    padding: tuple[str, ...] = attrs.field(converter=tuple, factory=tuple)
+    expected_decision: Any = None
+    source: str | None = None
+
+
+@attrs.frozen
+class Variant:
+    """One perturbed version of a case, as produced by a :class:`~assay.Perturbation`.
+
+    Attributes:
+        name: unique within the case, e.g. ``"reorder-2"`` or ``"swap"``.
+        perturbation: the name of the perturbation that produced it.
+        chunks: the context the pipeline receives for this variant.
+        description: what was changed, in words, for the report.
+        query: the query for this variant (usually the case's own).
+    """
+
+    name: str
+    perturbation: str
+    chunks: tuple[Chunk, ...] = attrs.field(converter=tuple)
+    description: str
+    query: str
+
+
+@attrs.frozen
+class JudgeReply:
+    """A judge's answer to one prompt.
+
+    Attributes:
+        text: the raw reply text; metrics parse it (JSON or a bare number).
+        prompt_tokens: tokens billed for the prompt, when the backend reports them.
+        completion_tokens: tokens billed for the reply, when reported.
+        model: the model that answered, when reported.
+    """
+
+    text: str
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    model: str | None = None
