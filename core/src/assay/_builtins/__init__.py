@@ -4,4 +4,6 @@ third-party plugins. This list is the one place that names them."""
 BUILTIN_MODULES: tuple[str, ...] = (
     "assay._builtins.action_policy",
     "assay._builtins.commands",
+    "assay._builtins.evaluation",
+    "assay._builtins.audit",
 )
