@@ -17,6 +17,22 @@ from assay._plugins import (
 )
 from assay._protocols import Dimension, Judge, Metric, MetricContext, Perturbation, Policy
 from assay._registry import PluginRecord, Provider, Registrar, Registration, Registry
+from assay._scorecard.types import (
+    ActionPolicyConfig,
+    Candidate,
+    ClaimSupport,
+    DimensionBreakdown,
+    DimensionScore,
+    IndexIntegrityInputs,
+    Scorecard,
+    ScorecardMeta,
+    ScoreWarning,
+    ScoringConfig,
+    ScoringInputs,
+    SignalPolicyConfig,
+    TierResult,
+    dimension_score,
+)
 from assay._types import (
     Chunk,
     Decision,
@@ -30,6 +46,19 @@ from assay._types import (
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "ActionPolicyConfig",
+    "Candidate",
+    "ClaimSupport",
+    "DimensionBreakdown",
+    "DimensionScore",
+    "IndexIntegrityInputs",
+    "ScoreWarning",
+    "Scorecard",
+    "ScorecardMeta",
+    "ScoringConfig",
+    "ScoringInputs",
+    "SignalPolicyConfig",
+    "TierResult",
     "AssayError",
     "Chunk",
     "Decision",
@@ -54,6 +83,7 @@ __all__ = [
     "Registry",
     "Variant",
     "build_registry",
+    "dimension_score",
     "default_registry",
     "hookimpl",
     "hookspec",

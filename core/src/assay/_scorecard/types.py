@@ -28,6 +28,7 @@ __all__ = [
     "ScoringInputs",
     "SignalPolicyConfig",
     "TierResult",
+    "dimension_score",
 ]
 
 Action = Literal["answer", "review", "abstain"]
@@ -292,3 +293,48 @@ class Scorecard:
     dimensions: Mapping[str, DimensionScore]
     meta: ScorecardMeta
     action_rule: str = ""
+
+
+def dimension_score(
+    *,
+    raw: float,
+    max_points: float,
+    explanation: str,
+    components: Mapping[str, float] | None = None,
+    adjustments: Mapping[str, float] | None = None,
+    diagnostics: Mapping[str, Any] | None = None,
+    uncapped_raw: float | None = None,
+    warnings: Sequence[ScoreWarning] | None = (),
+    normalized: float | None = None,
+) -> DimensionScore:
+    """Build a :class:`DimensionScore` whose breakdown is consistent by construction.
+
+    :param raw: the final raw points (also written as ``breakdown.raw``).
+    :param max_points: the dimension's maximum.
+    :param explanation: what drove the score.
+    :param components: positive contributions (default ``{}``).
+    :param adjustments: penalties, bonuses, caps (default ``{}``).
+    :param diagnostics: facts that are not points (default ``{}``).
+    :param uncapped_raw: score before the final clamp (default ``raw``).
+    :param warnings: the dimension's warnings; ``None`` omits the list from the wire shape.
+    :param normalized: override of ``round(raw / max_points * 100)`` (JavaScript rounding).
+    :return: the dimension score.
+    """
+    if normalized is None:
+        from assay.jsmath import js_round
+
+        normalized = js_round(raw / max_points * 100) if max_points else 0.0
+    return DimensionScore(
+        raw=raw,
+        max=max_points,
+        normalized=normalized,
+        explanation=explanation,
+        breakdown=DimensionBreakdown(
+            components=components if components is not None else {},
+            adjustments=adjustments if adjustments is not None else {},
+            diagnostics=diagnostics if diagnostics is not None else {},
+            uncapped_raw=raw if uncapped_raw is None else uncapped_raw,
+            raw=raw,
+        ),
+        warnings=warnings,
+    )

@@ -18,8 +18,11 @@ class Shout(assay.Dimension):
 
     def score(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> assay.DimensionScore:
         raw = 5.0 if inputs.get("supportLevel") == "high" else 0.0
-        return assay.simple_dimension_score(
-            raw, self.max_points, "support level is high" if raw else "support level is not high"
+        return assay.dimension_score(
+            raw=raw,
+            max_points=self.max_points,
+            explanation="support level is high" if raw else "support level is not high",
+            components={"highSupport": raw},
         )
 
 

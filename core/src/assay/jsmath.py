@@ -1,4 +1,4 @@
-"""Number helpers that reproduce the reference implementation's JavaScript arithmetic exactly.
+"""Public number helpers that reproduce the reference implementation's JavaScript arithmetic exactly.
 
 The scorecard seed was specified by a Node implementation; these helpers give the same results
 in Python so that every machine-readable field matches the conformance vectors.
