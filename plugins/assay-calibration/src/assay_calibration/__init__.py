@@ -1,0 +1,6 @@
+"""assay-calibration: are the numbers honest?
+
+Public modules (import them directly; this package imports nothing heavy at load time):
+
+* :mod:`assay_calibration.drift` — Page–Hinkley and CUSUM change-point detectors.
+"""

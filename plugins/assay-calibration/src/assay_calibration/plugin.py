@@ -1,0 +1,1 @@
+"""Hook implementations of assay-calibration (loaded at discovery; imports nothing heavy)."""
