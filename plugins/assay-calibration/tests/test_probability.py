@@ -48,7 +48,7 @@ def test_bin_edges_are_left_closed_and_one_goes_in_the_last_bin() -> None:
 
 def test_perfectly_calibrated_bins_give_zero_ece() -> None:
     probs = [0.25] * 4 + [0.75] * 4
-    outcomes = [1, 0, 0, 0] + [1, 1, 1, 0]
+    outcomes = [1, 0, 0, 0, 1, 1, 1, 0]  # rates 0.25 and 0.75
     assert expected_calibration_error(probs, outcomes, bins=2) == 0.0
 
 
