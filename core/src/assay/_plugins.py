@@ -129,8 +129,7 @@ class PluginHost:
                 provider,
                 AssayError(
                     ErrorCode.DUPLICATE_NAME,
-                    f"plugin name {name!r} is used by {other.describe()} and "
-                    f"{provider.describe()}",
+                    f"plugin name {name!r} is used by {other.describe()} and {provider.describe()}",
                 ),
                 stage="load",
             )
@@ -153,9 +152,7 @@ class PluginHost:
                 raise
             self._broken(name, provider, exc, stage="load")
             return
-        hooks = tuple(
-            caller.name for caller in self.pm.get_hookcallers(module) or ()
-        )
+        hooks = tuple(caller.name for caller in self.pm.get_hookcallers(module) or ())
         self._providers[name] = provider
         self.records[name] = PluginRecord(name, provider.distribution, provider.version, hooks)
 

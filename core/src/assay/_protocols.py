@@ -123,9 +123,7 @@ class Metric(Protocol):
     higher_is_better: bool
     requires: frozenset[str]
 
-    def compute(
-        self, sample: EvalSample, context: MetricContext, threshold: float
-    ) -> MetricResult:
+    def compute(self, sample: EvalSample, context: MetricContext, threshold: float) -> MetricResult:
         """Score one sample at ``threshold``."""
         ...
 

@@ -232,7 +232,9 @@ class Registry:
                 f"no {kind} named {name!r} is registered (registered: {known})",
                 details={"kind": kind, "name": name},
             )
-        providers = "; ".join(f"{r.qualified_name} from {r.provider.describe()}" for r in candidates)
+        providers = "; ".join(
+            f"{r.qualified_name} from {r.provider.describe()}" for r in candidates
+        )
         raise AssayError(
             ErrorCode.AMBIGUOUS_NAME,
             f"{kind} {name!r} is provided by several plugins ({providers}); use plugin/name",
@@ -254,9 +256,7 @@ class Registry:
     def items(self, kind: str | None = None) -> list[Registration]:
         """All registrations (of ``kind``), in registration order within each name."""
         kinds = [kind] if kind else list(self._by_kind)
-        return [
-            reg for k in kinds for regs in self._by_kind.get(k, {}).values() for reg in regs
-        ]
+        return [reg for k in kinds for regs in self._by_kind.get(k, {}).values() for reg in regs]
 
     def names(self, kind: str) -> list[str]:
         """Bare names registered for ``kind``, in registration order."""

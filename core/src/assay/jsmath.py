@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from decimal import ROUND_HALF_UP, Decimal
 
-__all__ = ["js_round", "js_number", "round_to", "to_fixed"]
+__all__ = ["js_number", "js_round", "round_to", "to_fixed"]
 
 
 def js_round(x: float) -> float:
@@ -47,3 +47,23 @@ def js_number(x: float | int) -> str:
     if x == int(x) and abs(x) < 1e21:
         return str(int(x))
     return repr(x)
+
+
+def js_to_number(value: object) -> float:
+    """JavaScript ``Number(value)`` for the values configs carry: numbers as is, ``None`` -> 0,
+    booleans -> 0/1, numeric strings parsed (blank -> 0), anything else NaN."""
+    if value is None or value is False:
+        return 0.0
+    if value is True:
+        return 1.0
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        text = value.strip()
+        if not text:
+            return 0.0
+        try:
+            return float(text)
+        except ValueError:
+            return math.nan
+    return math.nan

@@ -1,10 +1,13 @@
-"""Built-in plugin: the scorecard's default action policy (registered like any plugin's)."""
+"""Built-in plugin: the scorecard's default action policy and the seed's presets, registered
+through the same hook as any plugin's objects."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from assay._hookspecs import hookimpl
+from assay._scorecard.policy import ThresholdActionPolicy
+from assay._scorecard.presets import builtin_presets
 
 if TYPE_CHECKING:
     from assay._registry import Registrar
@@ -12,8 +15,6 @@ if TYPE_CHECKING:
 
 @hookimpl
 def assay_register(registrar: Registrar) -> None:
-    try:
-        from assay._scorecard.policy import ThresholdActionPolicy
-    except ImportError:  # pragma: no cover - lands with the scorecard engine
-        return
     registrar.add_policy(ThresholdActionPolicy())
+    for preset in builtin_presets():
+        registrar.add("preset", preset, name=preset.name)

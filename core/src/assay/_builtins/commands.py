@@ -10,10 +10,7 @@ from assay._hookspecs import hookimpl
 @hookimpl
 def assay_cli(cli: click.Group) -> None:
     from assay._cli.plugins_command import plugins_command
+    from assay._cli.score_command import score_command
 
     cli.add_command(plugins_command)
-    try:
-        from assay._cli.score_command import score_command
-    except ImportError:  # pragma: no cover - score command lands with the scorecard engine
-        return
     cli.add_command(score_command)

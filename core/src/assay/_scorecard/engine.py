@@ -1,0 +1,347 @@
+"""Composition: active Dimensions -> a normalized Scorecard -> a Policy's action.
+
+A :class:`Scorer` is built once from a config (validated then) and a composition (dimension
+objects in order, weights, a policy); :meth:`Scorer.compute` then scores one input with plain
+function calls, no registry or hook lookups.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+from assay._errors import AssayError, ErrorCode
+from assay._plugins import default_registry
+from assay._protocols import Dimension, Policy
+from assay._registry import Registry
+from assay._scorecard.input_checks import check_common_inputs, check_structure
+from assay._scorecard.policy import ScorecardEvidence
+from assay._scorecard.presets import DEFAULT_PRESET, Preset
+from assay._scorecard.signal_policy import SignalPolicy
+from assay._scorecard.types import (
+    Scorecard,
+    ScorecardMeta,
+    ScoreWarning,
+    ScoringConfig,
+    ScoringInputs,
+    TierResult,
+)
+from assay._wire import scoring_config_to_wire, scoring_inputs_to_wire
+from assay.jsmath import js_round
+from assay.signals import is_finite_number
+
+__all__ = [
+    "ALGORITHM_VERSION",
+    "SCHEMA_VERSION",
+    "Scorer",
+    "compute_confidence",
+    "create_scorer",
+    "label_for",
+    "tier2_label_for",
+]
+
+ALGORITHM_VERSION = "0.3.0"
+SCHEMA_VERSION = "0.3"
+
+_LABELS = ((85, "Strong", "green"), (65, "Moderate", "amber"), (40, "Limited", "orange"))
+_TIER2_LABELS = ((85, "Complete", "green"), (65, "Good", "amber"), (40, "Partial", "orange"))
+_NOT_ADDRESSED = TierResult(0, "Not Addressed", "gray")
+
+_MISSING_SIGNAL_OF = {
+    "missing-candidates": "candidates",
+    "missing-answer-relevance": "answerRelevanceScore",
+    "missing-faithfulness": "faithfulnessScore",
+    "missing-conflict-signal": "conflictSignal",
+    "missing-freshness-dates": "freshnessDates",
+    "missing-corpus-count": "corpusTypes",
+    "authority-unclassified": "authorityRanks",
+    "index-integrity-incomplete": "indexIntegrity",
+}
+
+
+def label_for(score: float) -> tuple[str, str]:
+    """Composite / Tier 1 label and colour: Strong >= 85, Moderate >= 65, Limited >= 40."""
+    for floor, label, color in _LABELS:
+        if score >= floor:
+            return label, color
+    return "Insufficient", "red"
+
+
+def tier2_label_for(score: float) -> tuple[str, str]:
+    """Tier 2 label and colour: Complete >= 85, Good >= 65, Partial >= 40, else Thin."""
+    for floor, label, color in _TIER2_LABELS:
+        if score >= floor:
+            return label, color
+    return "Thin", "red"
+
+
+def _clamp_percent(value: float) -> float:
+    if math.isnan(value):
+        return value
+    return min(100.0, max(0.0, value))
+
+
+def _tier(scaled: float, weight: float, labeller: Any) -> TierResult:
+    score = js_round(scaled / weight * 100)
+    label, color = labeller(score)
+    return TierResult(score, label, color)
+
+
+class Scorer:
+    """A configured composition of Dimensions and a Policy.
+
+    Build one with :func:`create_scorer` (or directly) and call :meth:`compute` per answer.
+    Thread-safe: holds no per-call state.
+
+    :param config: wire-shape config (camelCase keys) or a :class:`ScoringConfig`.
+    :param dimensions: Dimension objects in composition order (output, weights and totals follow
+        this order).
+    :param policy: decides the action from :class:`ScorecardEvidence`; it is configured with the
+        config's ``actionPolicy`` when it has a ``configure`` method.
+    :param preset: the preset whose signal policy applies.
+    :raises AssayError: ``INVALID_CONFIG`` (with the field path) for an invalid config.
+    """
+
+    def __init__(
+        self,
+        config: ScoringConfig | Mapping[str, Any] | None,
+        dimensions: Sequence[Dimension],
+        policy: Policy,
+        preset: Preset,
+    ) -> None:
+        wire = scoring_config_to_wire(config)
+        for key, value in preset.config.items():
+            wire.setdefault(key, value)
+        self.config: Mapping[str, Any] = wire
+        self.preset = preset
+        self.dimensions: tuple[Dimension, ...] = tuple(dimensions)
+        if not self.dimensions:
+            raise AssayError(
+                ErrorCode.INVALID_CONFIG,
+                f"no dimension to score with: none of preset {preset.name!r}'s dimensions "
+                f"({', '.join(preset.dimensions)}) is provided by an installed plugin",
+            )
+        names = [d.name for d in self.dimensions]
+        if len(set(names)) != len(names):
+            raise AssayError(
+                ErrorCode.INVALID_CONFIG, f"a dimension appears twice in the composition: {names}"
+            )
+        for dimension in self.dimensions:
+            dimension.validate_config(wire)
+        self.weights = self._resolve_weights(wire.get("weights"))
+        configure = getattr(policy, "configure", None)
+        self.policy: Policy = configure(wire.get("actionPolicy")) if configure else policy
+        self.signal_policy = SignalPolicy.merged(preset, wire.get("signalPolicy"))
+        self.strict = wire.get("validation") == "strict"
+        self._check_order = sorted(self.dimensions, key=lambda d: getattr(d, "check_order", 1_000))
+
+    def _resolve_weights(self, weights: Any) -> dict[str, float]:
+        weights = weights or {}
+        if not isinstance(weights, Mapping):
+            raise AssayError(ErrorCode.INVALID_CONFIG, "weights must be an object", "weights")
+        for name, value in weights.items():
+            if not is_finite_number(value) or value <= 0:
+                raise AssayError(
+                    ErrorCode.INVALID_CONFIG,
+                    f"weight must be a finite number greater than 0, got {value!r}",
+                    f"weights.{name}",
+                )
+        return {d.name: weights.get(d.name, d.default_weight) for d in self.dimensions}
+
+    # ------------------------------------------------------------------ scoring
+    def compute(self, inputs: ScoringInputs | Mapping[str, Any]) -> Scorecard:
+        """Score one answer.
+
+        :param inputs: wire-shape dict (camelCase) or :class:`ScoringInputs`.
+        :return: the :class:`Scorecard`.
+        :raises AssayError: ``MALFORMED_INPUT`` for structurally broken input;
+            ``INVALID_INPUT`` (path and message of the first input problem) in strict mode.
+        """
+        data = inputs if type(inputs) is dict else scoring_inputs_to_wire(inputs)
+        check_structure(data)
+        config = self.config
+        active = [d for d in self.dimensions if d.is_active(data, config)]
+        problems = check_common_inputs(data)
+        for dimension in self._check_order:
+            if dimension in active:
+                problems.extend(dimension.check_inputs(data, config))
+        if self.strict and problems:
+            first = problems[0]
+            raise AssayError(ErrorCode.INVALID_INPUT, first.message, first.path)
+
+        scores = {d.name: d.score(data, config) for d in active}
+        outcome = self.signal_policy.evaluate(data)
+
+        weights = self.weights
+        raw_total = max_possible = 0.0
+        tier_sums = [0.0, 0.0, 0.0, 0.0]  # tier1 scaled, tier1 weight, tier2 scaled, tier2 weight
+        active_weights: dict[str, float] = {}
+        for dimension in active:
+            score = scores[dimension.name]
+            weight = weights[dimension.name]
+            scaled = score.raw / score.max * weight
+            raw_total += scaled
+            max_possible += weight
+            active_weights[dimension.name] = weight
+            slot = 0 if dimension.tier == 1 else 2
+            tier_sums[slot] += scaled
+            tier_sums[slot + 1] += weight
+        total = js_round(_clamp_percent(raw_total / max_possible * 100)) if max_possible else 0.0
+
+        documents_silent = data.get("documentsSilent") is True
+        if documents_silent:
+            tier1: TierResult | None = _NOT_ADDRESSED
+        elif tier_sums[1]:
+            tier1 = _tier(tier_sums[0], tier_sums[1], label_for)
+        else:
+            tier1 = None
+        tier2 = _tier(tier_sums[2], tier_sums[3], tier2_label_for) if tier_sums[3] else None
+
+        warnings = self._collect_warnings(problems, scores.values(), outcome.warnings)
+        codes = [w.code for w in warnings]
+        decision = self.policy.decide(
+            ScorecardEvidence(
+                total=total,
+                tier1_score=tier1.score if tier1 else total,
+                warning_codes=codes,
+                documents_silent=documents_silent,
+                abstain_missing=outcome.abstain_missing,
+                review_missing=outcome.review_missing,
+            )
+        )
+        label, color = label_for(total)
+        return Scorecard(
+            total=total,
+            label=label,
+            label_color=color,
+            recommended_action=decision.action,
+            action_reason=decision.reason,
+            action_rule=decision.rule,
+            tier1=tier1,
+            tier2=tier2,
+            dimensions=scores,
+            meta=ScorecardMeta(
+                algorithm_version=ALGORITHM_VERSION,
+                schema_version=SCHEMA_VERSION,
+                raw_total=raw_total,
+                max_possible=max_possible,
+                active_extensions=tuple(d.name for d in active if getattr(d, "extension", True)),
+                active_dimensions=tuple(d.name for d in active),
+                missing_signals=_missing_signals(warnings),
+                warnings=tuple(warnings),
+                weights=active_weights,
+            ),
+        )
+
+    @staticmethod
+    def _collect_warnings(
+        problems: list[ScoreWarning],
+        scores: Iterable[Any],
+        policy_warnings: Sequence[ScoreWarning],
+    ) -> list[ScoreWarning]:
+        merged: list[ScoreWarning] = []
+        seen: set[tuple[str, str, str]] = set()
+
+        def add(items: Iterable[ScoreWarning]) -> None:
+            for warning in items:
+                key = (warning.code, warning.path, warning.message)
+                if key not in seen:
+                    seen.add(key)
+                    merged.append(warning)
+
+        add(problems)
+        for score in scores:
+            if score.warnings:
+                add(score.warnings)
+        add(policy_warnings)
+        return merged
+
+    def compute_many(
+        self, rows: Iterable[ScoringInputs | Mapping[str, Any]]
+    ) -> Iterator[Scorecard]:
+        """Score each input in turn, lazily (constant memory over any iterable)."""
+        for row in rows:
+            yield self.compute(row)
+
+    def __repr__(self) -> str:
+        names = ", ".join(d.name for d in self.dimensions)
+        return f"<Scorer preset={self.preset.name} dimensions=[{names}] policy={self.policy.name}>"
+
+
+def _missing_signals(warnings: Sequence[ScoreWarning]) -> tuple[str, ...]:
+    signals: dict[str, None] = {}
+    for warning in warnings:
+        if warning.code == "required-signal-missing":
+            signals.setdefault(warning.path, None)
+        else:
+            name = _MISSING_SIGNAL_OF.get(warning.code)
+            if name:
+                signals.setdefault(name, None)
+    return tuple(signals)
+
+
+def _resolve_preset(registry: Registry, name: Any) -> Preset:
+    if isinstance(name, str) and registry.has("preset", name):
+        preset: Preset = registry.get("preset", name)
+        return preset
+    # The reference accepts any other preset string silently and behaves as the default.
+    default: Preset = registry.get("preset", DEFAULT_PRESET)
+    return default
+
+
+def create_scorer(
+    config: ScoringConfig | Mapping[str, Any] | None = None,
+    *,
+    dimensions: Sequence[str | Dimension] | None = None,
+    policy: str | Policy | None = None,
+    registry: Registry | None = None,
+) -> Scorer:
+    """Build a :class:`Scorer`, validating the config once.
+
+    :param config: wire-shape dict or :class:`ScoringConfig`; ``preset`` picks the preset
+        (default ``"balanced-v0.3"``).
+    :param dimensions: the composition, as registered names (``"grounding"`` or
+        ``"plugin/name"``) or Dimension objects; default: the preset's dimensions that are
+        installed (a dimension the config activates but no plugin provides is an error).
+    :param policy: a registered policy name or a Policy object; default ``"threshold-action"``.
+    :param registry: where names are looked up; default :func:`assay.default_registry`.
+    :raises AssayError: ``INVALID_CONFIG`` for an invalid config, ``UNKNOWN_NAME`` for a
+        dimension or policy that is not registered.
+    """
+    registry = registry or default_registry()
+    wire = scoring_config_to_wire(config)
+    preset = _resolve_preset(registry, wire.get("preset"))
+    if dimensions is None:
+        resolved: list[Dimension] = []
+        for name in preset.dimensions:
+            if registry.has("dimension", name):
+                resolved.append(registry.get("dimension", name))
+            elif name in wire or name in preset.config:
+                raise AssayError(
+                    ErrorCode.UNKNOWN_NAME,
+                    f"config section {name!r} needs the {name!r} dimension, which no installed "
+                    "plugin provides",
+                    name,
+                )
+    else:
+        resolved = [registry.get("dimension", d) if isinstance(d, str) else d for d in dimensions]
+    if policy is None or isinstance(policy, str):
+        policy_obj: Policy = registry.get("policy", policy or "threshold-action")
+    else:
+        policy_obj = policy
+    return Scorer(wire, resolved, policy_obj, preset)
+
+
+def compute_confidence(
+    inputs: ScoringInputs | Mapping[str, Any],
+    config: ScoringConfig | Mapping[str, Any] | None = None,
+) -> Scorecard:
+    """Score one RAG answer with the default composition (seed 000 ``computeConfidence``).
+
+    Equivalent to ``create_scorer(config).compute(inputs)``; build the scorer once with
+    :func:`create_scorer` when scoring many answers with one config.
+
+    :raises AssayError: as :func:`create_scorer` and :meth:`Scorer.compute`.
+    """
+    return create_scorer(config).compute(inputs)

@@ -1,0 +1,100 @@
+"""The input checks every scorecard runs on the common ScoringInputs fields (RULES.md 11, "V").
+
+Dimension-specific checks (freshness dates, corpus counts, required relevance, index integrity)
+come from each active dimension's ``check_inputs``; these are the ones on fields the core's
+input type owns: documentsSilent, candidates, claimSupport, faithfulnessScore,
+citationCoverageScore.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from assay._errors import AssayError, ErrorCode
+from assay._scorecard.types import ScoreWarning
+from assay.signals import claim_support_problem, is_finite_number
+
+__all__ = ["DOCUMENTS_SILENT", "MISSING_CANDIDATES", "check_common_inputs", "check_structure"]
+
+DOCUMENTS_SILENT = ScoreWarning(
+    "documents-silent", "warn", "Source documents do not address this question.", "documentsSilent"
+)
+MISSING_CANDIDATES = ScoreWarning(
+    "missing-candidates", "warn", "No retrieved candidates were provided.", "candidates"
+)
+_COMBINED = "Candidate combinedScore should be a finite number in the 0-1 range."
+_METHOD = "Retrieval method scores should be finite numbers in the 0-1 range."
+
+
+def _in_unit_range(value: Any) -> bool:
+    return is_finite_number(value) and 0 <= value <= 1
+
+
+def check_structure(inputs: Any) -> None:
+    """Raise ``MALFORMED_INPUT`` for input the scorer cannot read at all: not an object, no
+    ``candidates`` array, a candidate that is not an object or has no ``retrievalScores``
+    object. (The reference crashes with a TypeError on these.)"""
+    if not isinstance(inputs, Mapping):
+        raise AssayError(
+            ErrorCode.MALFORMED_INPUT,
+            f"scoring inputs must be a JSON object, not {type(inputs).__name__}",
+        )
+    candidates = inputs.get("candidates")
+    if not isinstance(candidates, list | tuple):
+        raise AssayError(
+            ErrorCode.MALFORMED_INPUT, "candidates must be an array of candidates", "candidates"
+        )
+    for index, candidate in enumerate(candidates):
+        if not isinstance(candidate, Mapping):
+            raise AssayError(
+                ErrorCode.MALFORMED_INPUT, "a candidate must be an object", f"candidates[{index}]"
+            )
+        if not isinstance(candidate.get("retrievalScores"), Mapping):
+            raise AssayError(
+                ErrorCode.MALFORMED_INPUT,
+                "retrievalScores must be an object of method -> score",
+                f"candidates[{index}].retrievalScores",
+            )
+
+
+def check_common_inputs(inputs: Mapping[str, Any]) -> list[ScoreWarning]:
+    """The common part of V, in the reference's order."""
+    warnings: list[ScoreWarning] = []
+    if inputs.get("documentsSilent") is True:
+        warnings.append(DOCUMENTS_SILENT)
+    candidates = inputs["candidates"]
+    if not candidates:
+        warnings.append(MISSING_CANDIDATES)
+    for index, candidate in enumerate(candidates):
+        if not _in_unit_range(candidate.get("combinedScore")):
+            warnings.append(
+                ScoreWarning(
+                    "input-out-of-range", "warn", _COMBINED, f"candidates[{index}].combinedScore"
+                )
+            )
+        for method, score in candidate["retrievalScores"].items():
+            if not _in_unit_range(score):
+                warnings.append(
+                    ScoreWarning(
+                        "input-out-of-range",
+                        "warn",
+                        _METHOD,
+                        f"candidates[{index}].retrievalScores.{method}",
+                    )
+                )
+    if "claimSupport" in inputs:
+        problem = claim_support_problem(inputs["claimSupport"])
+        if problem:
+            warnings.append(ScoreWarning("input-out-of-range", "warn", problem, "claimSupport"))
+    for key in ("faithfulnessScore", "citationCoverageScore"):
+        if key in inputs and not _in_unit_range(inputs[key]):
+            warnings.append(
+                ScoreWarning(
+                    "input-out-of-range",
+                    "warn",
+                    f"{key} should be a finite number in the 0-1 range.",
+                    key,
+                )
+            )
+    return warnings

@@ -1,0 +1,269 @@
+"""The one converter between assay's frozen records and the seeds' camelCase JSON wire shapes.
+
+Serialization rules live here, not in the classes: snake_case attribute names become camelCase
+keys; ``None`` input fields are omitted (absent = not provided); a dimension whose ``warnings``
+is ``None`` omits the key. Non-finite numbers, which JSON cannot carry, are written as
+``{"$float": "NaN" | "Infinity" | "-Infinity"}`` by :func:`to_json_safe` (the conformance
+vectors' convention) or as ``null`` on request.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+import attrs
+import cattrs
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
+
+from assay._errors import AssayError, ErrorCode
+from assay._scorecard.types import (
+    ActionPolicyConfig,
+    Candidate,
+    ClaimSupport,
+    DimensionScore,
+    IndexIntegrityInputs,
+    Scorecard,
+    ScoringConfig,
+    ScoringInputs,
+    SignalPolicyConfig,
+)
+
+__all__ = [
+    "converter",
+    "from_json_safe",
+    "scorecard_to_wire",
+    "scoring_config_from_wire",
+    "scoring_config_to_wire",
+    "scoring_inputs_from_wire",
+    "scoring_inputs_to_wire",
+    "to_camel",
+    "to_json_safe",
+]
+
+
+def to_camel(name: str) -> str:
+    """``require_tier1_at_least`` -> ``requireTier1AtLeast``."""
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+converter = cattrs.Converter()
+converter.register_unstructure_hook(datetime, lambda d: d.isoformat())
+converter.register_structure_hook(datetime, lambda v, _: datetime.fromisoformat(v))
+
+_OMIT_NONE = (
+    ScoringInputs,
+    Candidate,
+    ClaimSupport,
+    IndexIntegrityInputs,
+    ActionPolicyConfig,
+    SignalPolicyConfig,
+)
+
+
+def _camel_overrides(cls: type, omit_none: bool) -> dict[str, Any]:
+    return {
+        f.name: override(rename=to_camel(f.name), omit_if_default=omit_none)
+        for f in attrs.fields(cls)
+        if f.name != "sections"
+    }
+
+
+def _register(cls: type, omit_none: bool, *, skip: tuple[str, ...] = ()) -> None:
+    overrides = _camel_overrides(cls, omit_none)
+    for name in skip:
+        overrides[name] = override(omit=True)
+    # omit_if_default drops optional fields left at their default (None = not provided);
+    # required fields have no default and are always written.
+    unstructure = make_dict_unstructure_fn(cls, converter, **overrides)
+    converter.register_unstructure_hook(cls, unstructure)
+    converter.register_structure_hook(
+        cls,
+        make_dict_structure_fn(
+            cls,
+            converter,
+            _cattrs_forbid_extra_keys=False,
+            **{k: v for k, v in overrides.items() if k not in skip},
+        ),
+    )
+
+
+for _cls in _OMIT_NONE:
+    _register(_cls, omit_none=True)
+
+
+def _unstructure_dimension(score: DimensionScore) -> dict[str, Any]:
+    breakdown = score.breakdown
+    wire: dict[str, Any] = {
+        "raw": score.raw,
+        "max": score.max,
+        "normalized": score.normalized,
+        "explanation": score.explanation,
+        "breakdown": {
+            "components": dict(breakdown.components),
+            "adjustments": dict(breakdown.adjustments),
+            "diagnostics": dict(breakdown.diagnostics),
+            "uncappedRaw": breakdown.uncapped_raw,
+            "raw": breakdown.raw,
+        },
+    }
+    if score.warnings is not None:
+        wire["warnings"] = [_warning(w) for w in score.warnings]
+    return wire
+
+
+def _warning(warning: Any) -> dict[str, Any]:
+    return {
+        "code": warning.code,
+        "severity": warning.severity,
+        "message": warning.message,
+        "path": warning.path,
+    }
+
+
+def _tier(tier: Any) -> dict[str, Any] | None:
+    return None if tier is None else {"score": tier.score, "label": tier.label, "color": tier.color}
+
+
+def scorecard_to_wire(scorecard: Scorecard) -> dict[str, Any]:
+    """The scorecard in the seed's wire shape, keys in the reference's emitted order.
+
+    Numbers stay Python numbers (NaN included); pass the result through :func:`to_json_safe`
+    before ``json.dumps`` when non-finite values may occur.
+    """
+    meta = scorecard.meta
+    return {
+        "total": scorecard.total,
+        "label": scorecard.label,
+        "labelColor": scorecard.label_color,
+        "recommendedAction": scorecard.recommended_action,
+        "actionReason": scorecard.action_reason,
+        "tier1": _tier(scorecard.tier1),
+        "tier2": _tier(scorecard.tier2),
+        "dimensions": {
+            name: _unstructure_dimension(dim) for name, dim in scorecard.dimensions.items()
+        },
+        "meta": {
+            "algorithmVersion": meta.algorithm_version,
+            "schemaVersion": meta.schema_version,
+            "rawTotal": meta.raw_total,
+            "maxPossible": meta.max_possible,
+            "activeExtensions": list(meta.active_extensions),
+            "activeDimensions": list(meta.active_dimensions),
+            "missingSignals": list(meta.missing_signals),
+            "warnings": [_warning(w) for w in meta.warnings],
+            "weights": dict(meta.weights),
+        },
+    }
+
+
+converter.register_unstructure_hook(Scorecard, scorecard_to_wire)
+converter.register_unstructure_hook(DimensionScore, _unstructure_dimension)
+
+
+def scoring_inputs_to_wire(inputs: ScoringInputs | Mapping[str, Any]) -> dict[str, Any]:
+    """Wire-shape dict of scoring inputs; a mapping is returned as a plain dict unchanged."""
+    if isinstance(inputs, Mapping):
+        return dict(inputs)
+    if isinstance(inputs, ScoringInputs):
+        return converter.unstructure(inputs)  # type: ignore[no-any-return]
+    raise AssayError(
+        ErrorCode.MALFORMED_INPUT,
+        f"scoring inputs must be a ScoringInputs or a JSON object, not {type(inputs).__name__}",
+    )
+
+
+def scoring_inputs_from_wire(data: Mapping[str, Any]) -> ScoringInputs:
+    """Typed :class:`ScoringInputs` from a wire-shape dict (unknown keys are ignored).
+
+    :raises AssayError: ``MALFORMED_INPUT`` naming the field that could not be read.
+    """
+    try:
+        return converter.structure(dict(data), ScoringInputs)
+    except (cattrs.BaseValidationError, KeyError, TypeError, ValueError) as exc:
+        raise AssayError(ErrorCode.MALFORMED_INPUT, f"cannot read scoring inputs: {exc}") from exc
+
+
+_CONFIG_FIELDS = {
+    "preset": "preset",
+    "weights": "weights",
+    "actionPolicy": "action_policy",
+    "signalPolicy": "signal_policy",
+    "validation": "validation",
+}
+
+
+def scoring_config_to_wire(config: ScoringConfig | Mapping[str, Any] | None) -> dict[str, Any]:
+    """Wire-shape dict of a scoring config (sections flattened to top-level keys)."""
+    if config is None:
+        return {}
+    if isinstance(config, Mapping):
+        return dict(config)
+    if not isinstance(config, ScoringConfig):
+        raise AssayError(
+            ErrorCode.INVALID_CONFIG,
+            f"config must be a ScoringConfig or a JSON object, not {type(config).__name__}",
+        )
+    wire: dict[str, Any] = {}
+    for key, attr in _CONFIG_FIELDS.items():
+        value = getattr(config, attr)
+        if value is not None:
+            wire[key] = converter.unstructure(value)
+    for key, section in config.sections.items():
+        wire[key] = dict(section)
+    return wire
+
+
+def scoring_config_from_wire(data: Mapping[str, Any]) -> ScoringConfig:
+    """Typed :class:`ScoringConfig` from a wire-shape dict; unknown keys become sections."""
+    try:
+        kwargs: dict[str, Any] = {}
+        sections: dict[str, Any] = {}
+        for key, value in data.items():
+            if key == "actionPolicy":
+                kwargs["action_policy"] = converter.structure(value, ActionPolicyConfig)
+            elif key == "signalPolicy":
+                kwargs["signal_policy"] = converter.structure(value, SignalPolicyConfig)
+            elif key in _CONFIG_FIELDS:
+                kwargs[_CONFIG_FIELDS[key]] = value
+            else:
+                sections[key] = value
+        return ScoringConfig(**kwargs, sections=sections)
+    except (cattrs.BaseValidationError, TypeError, ValueError) as exc:
+        raise AssayError(ErrorCode.INVALID_CONFIG, f"cannot read config: {exc}") from exc
+
+
+_TAGS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
+
+
+def to_json_safe(value: Any, *, nonfinite: str = "tagged") -> Any:
+    """A copy of ``value`` that ``json.dumps(allow_nan=False)`` accepts.
+
+    :param nonfinite: ``"tagged"`` writes ``{"$float": "NaN"}`` (round-trips through
+        :func:`from_json_safe`); ``"null"`` writes ``None``.
+    """
+    if isinstance(value, float) and not math.isfinite(value):
+        if nonfinite == "null":
+            return None
+        return {
+            "$float": "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+        }
+    if isinstance(value, Mapping):
+        return {k: to_json_safe(v, nonfinite=nonfinite) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [to_json_safe(v, nonfinite=nonfinite) for v in value]
+    return value
+
+
+def from_json_safe(value: Any) -> Any:
+    """Inverse of :func:`to_json_safe` with tagged non-finite numbers."""
+    if isinstance(value, dict):
+        if len(value) == 1 and "$float" in value and value["$float"] in _TAGS:
+            return _TAGS[value["$float"]]
+        return {k: from_json_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [from_json_safe(v) for v in value]
+    return value

@@ -1,0 +1,135 @@
+"""Test support for assay and for plugin authors (an opt-in pytest plugin).
+
+Installed as the ``pytest11`` entry point ``assay``, so the fixtures below are available in any
+project that has assay installed:
+
+* ``assay_registry`` — a fresh :class:`~assay.Registry` with the built-ins and installed plugins,
+  discovered anew for the test (registering into it does not leak into other tests).
+* ``assay_empty_registry`` — built-ins only, no entry points.
+
+Behavioural checks for your own objects (call them from your tests):
+
+* :func:`check_dimension` — shape, ``breakdown.raw == raw``, bounds, determinism and a wire
+  round trip of a :class:`~assay.Dimension` on given inputs.
+* :func:`check_policy` — a :class:`~assay.Policy` returns a Decision with a rule and a reason,
+  deterministically.
+* :func:`assert_wire_equal` — deep equality of JSON-like values with numbers compared as numbers,
+  NaN equal to NaN, and chosen free-text keys ignored (how the conformance vectors compare).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from assay._plugins import build_registry
+from assay._protocols import Dimension, Policy
+from assay._registry import Registry
+from assay._types import Decision
+from assay._wire import converter, to_json_safe
+
+__all__ = [
+    "assay_empty_registry",
+    "assay_registry",
+    "assert_wire_equal",
+    "check_dimension",
+    "check_policy",
+    "wire_differences",
+]
+
+
+@pytest.fixture
+def assay_registry() -> Iterator[Registry]:
+    """A freshly discovered registry (built-ins and installed plugins)."""
+    yield build_registry()
+
+
+@pytest.fixture
+def assay_empty_registry() -> Iterator[Registry]:
+    """A registry with the core's built-ins only (no entry points loaded)."""
+    yield build_registry(load_entry_points=False)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def wire_differences(
+    actual: Any, expected: Any, *, ignore: Sequence[str] = (), path: str = "$"
+) -> list[str]:
+    """Every difference between two JSON-like values, as ``path: detail`` strings.
+
+    Numbers compare as numbers (``25 == 25.0``; NaN equals NaN); mappings must have the same key
+    sets, except keys named in ``ignore`` (compared nowhere); sequences compare in order.
+    """
+    if _is_number(actual) and _is_number(expected):
+        same = actual == expected or (math.isnan(actual) and math.isnan(expected))
+        return [] if same else [f"{path}: {actual!r} != {expected!r}"]
+    if isinstance(actual, Mapping) and isinstance(expected, Mapping):
+        diffs: list[str] = []
+        keys_a = {k for k in actual if k not in ignore}
+        keys_e = {k for k in expected if k not in ignore}
+        for key in sorted(keys_a - keys_e):
+            diffs.append(f"{path}.{key}: unexpected key")
+        for key in sorted(keys_e - keys_a):
+            diffs.append(f"{path}.{key}: missing key")
+        for key in sorted(keys_a & keys_e):
+            diffs += wire_differences(
+                actual[key], expected[key], ignore=ignore, path=f"{path}.{key}"
+            )
+        return diffs
+    if isinstance(actual, list | tuple) and isinstance(expected, list | tuple):
+        if len(actual) != len(expected):
+            return [f"{path}: length {len(actual)} != {len(expected)}: {actual!r} vs {expected!r}"]
+        diffs = []
+        for index, (a, e) in enumerate(zip(actual, expected, strict=True)):
+            diffs += wire_differences(a, e, ignore=ignore, path=f"{path}[{index}]")
+        return diffs
+    if type(actual) is not type(expected) or actual != expected:
+        return [f"{path}: {actual!r} != {expected!r}"]
+    return []
+
+
+def assert_wire_equal(actual: Any, expected: Any, *, ignore: Sequence[str] = ()) -> None:
+    """Fail with every difference listed unless :func:`wire_differences` finds none."""
+    diffs = wire_differences(actual, expected, ignore=ignore)
+    assert not diffs, "wire values differ:\n" + "\n".join(diffs[:30])
+
+
+def check_dimension(
+    dimension: Dimension, inputs: Mapping[str, Any], config: Mapping[str, Any] | None = None
+) -> None:
+    """Assert that ``dimension`` honours the Dimension contract on ``inputs``.
+
+    Checks: the protocol's members exist; ``validate_config`` accepts ``config``; ``score``
+    returns a DimensionScore with ``max == max_points``, ``0 <= raw <= max``,
+    ``breakdown.raw == raw``; two calls give equal results (determinism); the result
+    serializes to JSON.
+    """
+    config = dict(config or {})
+    for member in ("name", "tier", "max_points", "default_weight", "score"):
+        assert hasattr(dimension, member), f"{dimension!r} lacks {member}"
+    validate = getattr(dimension, "validate_config", None)
+    if validate:
+        validate(config)
+    first = dimension.score(inputs, config)
+    second = dimension.score(inputs, config)
+    assert first == second, "score() is not deterministic"
+    assert first.max == dimension.max_points, "max must equal max_points"
+    assert 0 <= first.raw <= first.max, f"raw {first.raw} outside [0, {first.max}]"
+    assert first.breakdown.raw == first.raw, "breakdown.raw must equal raw"
+    json.dumps(to_json_safe(converter.unstructure(first)), allow_nan=False)
+
+
+def check_policy(policy: Policy, evidence: Any) -> Decision:
+    """Assert that ``policy`` decides ``evidence`` deterministically with a rule and a reason;
+    return the decision."""
+    first = policy.decide(evidence)
+    assert isinstance(first, Decision), f"decide() returned {type(first).__name__}, not Decision"
+    assert first.rule and first.reason, "a decision must name its rule and reason"
+    assert policy.decide(evidence) == first, "decide() is not deterministic"
+    return first

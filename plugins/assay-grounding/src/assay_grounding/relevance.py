@@ -1,0 +1,112 @@
+"""Answer relevance (max 15): whether the answer addresses the question, independent of grounding.
+
+Seed 000, "Answer Relevance"; exact rules in RULES.md section 6.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import assay
+from assay.jsmath import js_number, round_to
+from assay.signals import is_finite_number
+
+MAX_POINTS = 15.0
+DEFAULT_BANDS = {"full": 0.90, "high": 0.75, "medium": 0.60, "low": 0.40}
+_POINTS = (("full", 15), ("high", 12), ("medium", 8), ("low", 4))
+
+MISSING_RELEVANCE = assay.ScoreWarning(
+    "missing-answer-relevance",
+    "warn",
+    "Answer relevance scoring is required, but answerRelevanceScore was not provided.",
+    "answerRelevanceScore",
+)
+
+
+def _section(config: Mapping[str, Any]) -> Mapping[str, Any]:
+    section = config.get("relevance")
+    return section if isinstance(section, Mapping) else {}
+
+
+def resolve_bands(overrides: Any, path: str, defaults: Mapping[str, float]) -> dict[str, float]:
+    """Default bands merged with ``overrides``, validated: every value finite and
+    full >= high >= medium >= low.
+
+    :raises assay.AssayError: ``INVALID_CONFIG`` with ``path``.
+    """
+    bands = dict(defaults)
+    if overrides is not None:
+        if not isinstance(overrides, Mapping):
+            raise assay.AssayError("INVALID_CONFIG", "scoreBands must be an object", path)
+        bands.update(overrides)
+    for key, value in bands.items():
+        if not is_finite_number(value):
+            raise assay.AssayError(
+                "INVALID_CONFIG", f"band must be a finite number, got {value!r}", f"{path}.{key}"
+            )
+    if not bands["full"] >= bands["high"] >= bands["medium"] >= bands["low"]:
+        raise assay.AssayError(
+            "INVALID_CONFIG", "bands must satisfy full >= high >= medium >= low", path
+        )
+    return bands
+
+
+class AnswerRelevance(assay.Dimension):
+    """Active when ``answerRelevanceScore`` is present or ``relevance.required`` is true."""
+
+    name = "relevance"
+    tier = 1
+    max_points = MAX_POINTS
+    default_weight = MAX_POINTS
+    check_order = 30
+
+    def is_active(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> bool:
+        return "answerRelevanceScore" in inputs or _section(config).get("required") is True
+
+    def validate_config(self, config: Mapping[str, Any]) -> None:
+        resolve_bands(_section(config).get("scoreBands"), "relevance.scoreBands", DEFAULT_BANDS)
+
+    def check_inputs(
+        self, inputs: Mapping[str, Any], config: Mapping[str, Any]
+    ) -> list[assay.ScoreWarning]:
+        if "answerRelevanceScore" not in inputs and _section(config).get("required") is True:
+            return [MISSING_RELEVANCE]
+        return []
+
+    def score(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> assay.DimensionScore:
+        if "answerRelevanceScore" not in inputs:
+            return assay.dimension_score(
+                raw=0,
+                max_points=MAX_POINTS,
+                explanation="Answer relevance is required but was not provided (0 of 15).",
+                components={"relevanceScore": 0},
+                adjustments={"missingRequired": -15},
+                diagnostics={"required": True, "scoreProvided": False},
+                uncapped_raw=0,
+                warnings=[MISSING_RELEVANCE],
+            )
+        bands = resolve_bands(
+            _section(config).get("scoreBands"), "relevance.scoreBands", DEFAULT_BANDS
+        )
+        value = inputs["answerRelevanceScore"]
+        number = (
+            0.0 if value is None else float(value) if isinstance(value, int | float) else math.nan
+        )
+        points = next((p for key, p in _POINTS if number >= bands[key]), 0)
+        return assay.dimension_score(
+            raw=points,
+            max_points=MAX_POINTS,
+            explanation=f"Answer relevance score {js_number(round_to(number, 2))} earns "
+            f"{points} of 15 points.",
+            components={"relevanceScore": points},
+            diagnostics={
+                "answerRelevanceScore": round_to(number, 4) if value is not None else None,
+                "bandFull": bands["full"],
+                "bandHigh": bands["high"],
+                "bandMedium": bands["medium"],
+                "bandLow": bands["low"],
+            },
+            warnings=[],
+        )

@@ -1,0 +1,6 @@
+"""assay-retrieval: the retrieval confidence and evidence consistency dimensions (seed 000)."""
+
+from assay_retrieval.consistency import EvidenceConsistency
+from assay_retrieval.retrieval import RetrievalConfidence, RetrievalSettings
+
+__all__ = ["EvidenceConsistency", "RetrievalConfidence", "RetrievalSettings"]

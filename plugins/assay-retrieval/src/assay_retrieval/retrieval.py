@@ -1,0 +1,323 @@
+"""Retrieval confidence (max 25): quality, breadth and agreement of the retrieved candidates.
+
+Seed 000, "Dimension 2" and "Retrieval Tuning"; exact rules in RULES.md section 4.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import assay
+import attrs
+from assay.jsmath import js_number, round_to
+from assay.signals import is_finite_number
+
+MAX_POINTS = 25.0
+DEFAULT_BANDS = {"full": 0.80, "high": 0.65, "medium": 0.50, "low": 0.35}
+_MAGNITUDE_POINTS = (("full", 8), ("high", 6), ("medium", 4), ("low", 2))
+
+MISSING_CANDIDATES = assay.ScoreWarning(
+    "missing-candidates", "warn", "No retrieved candidates were provided.", "candidates"
+)
+SINGLE_METHOD = assay.ScoreWarning(
+    "single-retrieval-method",
+    "warn",
+    "All candidates were returned by a single retrieval method while minConfirmedMethods is "
+    "greater than 1.",
+    "candidates[].retrievalScores",
+)
+AMBIGUOUS_TOP = assay.ScoreWarning(
+    "ambiguous-top-results",
+    "warn",
+    "Top retrieval results are close together; no clear winner was identified.",
+    "candidates[].combinedScore",
+)
+
+
+def _fail(message: str, path: str) -> assay.AssayError:
+    return assay.AssayError("INVALID_CONFIG", message, path)
+
+
+def _require_finite(value: Any, path: str, minimum: float | None = None) -> None:
+    if not is_finite_number(value) or (minimum is not None and value < minimum):
+        bound = f" >= {js_number(minimum)}" if minimum is not None else ""
+        raise _fail(f"must be a finite number{bound}, got {value!r}", path)
+
+
+def _require_int(value: Any, path: str, minimum: int) -> None:
+    if not is_finite_number(value) or not float(value).is_integer() or value < minimum:
+        raise _fail(f"must be an integer >= {minimum}, got {value!r}", path)
+
+
+def resolve_bands(overrides: Any, path: str) -> dict[str, float]:
+    """Default magnitude bands merged with ``overrides``; validated (finite, descending)."""
+    bands: dict[str, Any] = dict(DEFAULT_BANDS)
+    if overrides is not None:
+        if not isinstance(overrides, Mapping):
+            raise _fail("scoreBands must be an object", path)
+        bands.update(overrides)
+    for key, value in bands.items():
+        _require_finite(value, f"{path}.{key}")
+    if not bands["full"] >= bands["high"] >= bands["medium"] >= bands["low"]:
+        raise _fail("bands must satisfy full >= high >= medium >= low", path)
+    return bands
+
+
+@attrs.frozen
+class RetrievalSettings:
+    """The resolved ``retrieval`` config section (defaults merged, validated)."""
+
+    bands: Mapping[str, float]
+    default_method_threshold: float = 0
+    method_thresholds: Mapping[str, float] = attrs.field(factory=dict)
+    min_confirmed_methods: int = 2
+    top_k: int = 3
+    min_top_score_gap: float = 0.05
+    duplicate_mode: str = "diagnostic"
+    penalty_per_duplicate: float = 1
+    max_duplicate_penalty: float = 4
+    rank_mode: str = "diagnostic"
+    after_rank: int = 10
+    penalty_per_rank: float = 0.25
+    max_rank_penalty: float = 3
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> RetrievalSettings:
+        """Resolve and validate ``config["retrieval"]`` (RULES.md 14, in that order).
+
+        :raises assay.AssayError: ``INVALID_CONFIG`` with the field path.
+        """
+        section = config.get("retrieval") or {}
+        if not isinstance(section, Mapping):
+            raise _fail("retrieval must be an object", "retrieval")
+        bands = resolve_bands(section.get("scoreBands"), "retrieval.scoreBands")
+        top_k = section.get("topK", 3)
+        _require_int(top_k, "retrieval.topK", 1)
+        min_confirmed = section.get("minConfirmedMethods", 2)
+        _require_int(min_confirmed, "retrieval.minConfirmedMethods", 1)
+        default_threshold = section.get("defaultMethodThreshold", 0)
+        _require_finite(default_threshold, "retrieval.defaultMethodThreshold")
+        thresholds = section.get("methodThresholds") or {}
+        for method, value in thresholds.items():
+            _require_finite(value, f"retrieval.methodThresholds.{method}")
+        dup = {"mode": "diagnostic", "penaltyPerDuplicate": 1, "maxPenalty": 4}
+        dup.update(section.get("duplicateContent") or {})
+        if dup["mode"] not in ("diagnostic", "penalize"):
+            raise _fail(
+                "mode must be 'diagnostic' or 'penalize'", "retrieval.duplicateContent.mode"
+            )
+        _require_finite(
+            dup["penaltyPerDuplicate"], "retrieval.duplicateContent.penaltyPerDuplicate", 0
+        )
+        _require_finite(dup["maxPenalty"], "retrieval.duplicateContent.maxPenalty", 0)
+        rank = {"mode": "diagnostic", "afterRank": 10, "penaltyPerRank": 0.25, "maxPenalty": 3}
+        rank.update(section.get("rankPenalty") or {})
+        if rank["mode"] not in ("diagnostic", "penalize"):
+            raise _fail("mode must be 'diagnostic' or 'penalize'", "retrieval.rankPenalty.mode")
+        _require_int(rank["afterRank"], "retrieval.rankPenalty.afterRank", 1)
+        _require_finite(rank["penaltyPerRank"], "retrieval.rankPenalty.penaltyPerRank", 0)
+        _require_finite(rank["maxPenalty"], "retrieval.rankPenalty.maxPenalty", 0)
+        return cls(
+            bands=bands,
+            default_method_threshold=default_threshold,
+            method_thresholds=dict(thresholds),
+            min_confirmed_methods=int(min_confirmed),
+            top_k=int(top_k),
+            min_top_score_gap=section.get("minTopScoreGapForClearWinner", 0.05),
+            duplicate_mode=dup["mode"],
+            penalty_per_duplicate=dup["penaltyPerDuplicate"],
+            max_duplicate_penalty=dup["maxPenalty"],
+            rank_mode=rank["mode"],
+            after_rank=int(rank["afterRank"]),
+            penalty_per_rank=rank["penaltyPerRank"],
+            max_rank_penalty=rank["maxPenalty"],
+        )
+
+
+def _is_valid_rank(value: Any) -> bool:
+    return is_finite_number(value) and value > 0 and float(value).is_integer()
+
+
+def _combined(candidate: Mapping[str, Any]) -> float:
+    value = candidate.get("combinedScore")
+    if value is None:
+        return 0.0
+    return float(value) if isinstance(value, int | float) else math.nan
+
+
+def population_std(values: list[float]) -> float:
+    """Population standard deviation, summing in the given order (as the reference does)."""
+    n = len(values)
+    mean = sum(values) / n
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / n)
+
+
+class RetrievalConfidence(assay.Dimension):
+    """Method agreement (0-15) + score magnitude (0-8) + source diversity (0-3) + breadth
+    (0-2), optional duplicate-content and late-rank penalties, capped at 25. Always active."""
+
+    name = "retrieval"
+    tier = 1
+    max_points = MAX_POINTS
+    default_weight = MAX_POINTS
+    extension = False
+
+    def __init__(self) -> None:
+        self._settings_cache: tuple[int, Mapping[str, Any] | None, RetrievalSettings] | None = None
+
+    def validate_config(self, config: Mapping[str, Any]) -> None:
+        RetrievalSettings.from_config(config)
+
+    def settings(self, config: Mapping[str, Any]) -> RetrievalSettings:
+        """The resolved settings for ``config`` (memoized for the last config seen)."""
+        section = config.get("retrieval")
+        cache = self._settings_cache
+        if cache is not None and cache[0] == id(section) and cache[1] is section:
+            return cache[2]
+        settings = RetrievalSettings.from_config(config)
+        self._settings_cache = (id(section), section, settings)
+        return settings
+
+    def score(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> assay.DimensionScore:
+        s = self.settings(config)
+        candidates = inputs["candidates"]
+        n = len(candidates)
+        if n == 0:
+            return assay.dimension_score(
+                raw=0,
+                max_points=MAX_POINTS,
+                explanation="No retrieved candidates were provided.",
+                components={"agreement": 0, "magnitude": 0, "diversity": 0, "breadth": 0},
+                diagnostics={
+                    "candidateCount": 0,
+                    "topK": s.top_k,
+                    "duplicateContentHashCount": 0,
+                    "rankedCandidateCount": 0,
+                    "missingRankCount": 0,
+                    "singleMethodCandidateCount": 0,
+                },
+                warnings=[MISSING_CANDIDATES],
+            )
+        warnings: list[assay.ScoreWarning] = []
+        adjustments: dict[str, float] = {}
+
+        thresholds = s.method_thresholds
+        default_threshold = s.default_method_threshold
+        confirmed = single = 0
+        for candidate in candidates:
+            scores = candidate["retrievalScores"]
+            if len(scores) < 2:
+                single += 1
+            confirming = 0
+            for method, value in scores.items():
+                if value is None:
+                    value = 0
+                if isinstance(value, int | float) and value > thresholds.get(
+                    method, default_threshold
+                ):
+                    confirming += 1
+            if confirming >= s.min_confirmed_methods:
+                confirmed += 1
+        agreement = 15 if confirmed >= 3 else 12 if confirmed == 2 else 8 if confirmed == 1 else 3
+        if single == n and s.min_confirmed_methods > 1:
+            warnings.append(SINGLE_METHOD)
+
+        ordered = sorted(candidates, key=_combined, reverse=True)
+        scores_sorted = [_combined(c) for c in ordered]
+        top = ordered[: s.top_k]
+        effective_sum = 0.0
+        for candidate in top:
+            combined = _combined(candidate)
+            if "extractionQuality" in candidate:
+                quality = candidate["extractionQuality"]
+                combined = combined * (0.0 if quality is None else quality)
+            effective_sum += combined
+        average = effective_sum / len(top)
+        magnitude = next((p for key, p in _MAGNITUDE_POINTS if average >= s.bands[key]), 0)
+
+        document_ids = {c["documentId"] for c in candidates if "documentId" in c}
+        unique_documents = len(document_ids)
+        diversity = 3 if unique_documents >= 3 else 1 if unique_documents == 2 else 0
+        breadth = 2 if n >= 5 else 1 if n >= 3 else 0
+
+        hashes = [c["contentHash"] for c in candidates if "contentHash" in c]
+        duplicates = len(hashes) - len(set(hashes))
+        penalize_duplicates = s.duplicate_mode == "penalize"
+        if duplicates > 0:
+            warnings.append(
+                assay.ScoreWarning(
+                    "duplicate-content",
+                    "warn" if penalize_duplicates else "info",
+                    f"{duplicates} duplicate content hash(es) detected among candidates.",
+                    "candidates[].contentHash",
+                )
+            )
+            if penalize_duplicates:
+                penalty = min(duplicates * s.penalty_per_duplicate, s.max_duplicate_penalty)
+                if penalty:
+                    adjustments["duplicateContentPenalty"] = -penalty
+
+        ranks = [c.get("rank") for c in candidates]
+        valid_ranks = [r for r in ranks if _is_valid_rank(r)]
+        missing_ranks = n - len(valid_ranks)
+        if s.rank_mode == "penalize":
+            if missing_ranks:
+                warnings.append(
+                    assay.ScoreWarning(
+                        "rank-signal-missing",
+                        "info",
+                        f"{missing_ranks} candidate rank value(s) missing while rank penalty "
+                        "is active.",
+                        "candidates[].rank",
+                    )
+                )
+            late = 0.0
+            for rank in valid_ranks:
+                if rank > s.after_rank:
+                    late += (rank - s.after_rank) * s.penalty_per_rank
+            penalty = min(late, s.max_rank_penalty)
+            if penalty:
+                adjustments["rankPenalty"] = -penalty
+
+        gap = scores_sorted[0] - scores_sorted[1] if n >= 2 else 0.0
+        if n >= 2 and gap < s.min_top_score_gap:
+            warnings.append(AMBIGUOUS_TOP)
+
+        uncapped = agreement + magnitude + diversity + breadth + sum(adjustments.values())
+        raw = min(MAX_POINTS, max(0.0, uncapped)) if uncapped == uncapped else uncapped
+        if raw < uncapped:
+            adjustments["cap"] = raw - uncapped
+        explanation = (
+            f"{confirmed} candidates confirmed by {s.min_confirmed_methods}+ retrieval methods. "
+            f"Top-{s.top_k} effective score avg: {average:.2f}. "
+            f"{unique_documents} distinct source documents. {n} total candidates."
+        )
+        return assay.dimension_score(
+            raw=raw,
+            max_points=MAX_POINTS,
+            explanation=explanation,
+            components={
+                "agreement": agreement,
+                "magnitude": magnitude,
+                "diversity": diversity,
+                "breadth": breadth,
+            },
+            adjustments=adjustments,
+            diagnostics={
+                "avgEffectiveScore": round_to(average, 4),
+                "candidateCount": n,
+                "confirmedCandidateCount": confirmed,
+                "duplicateContentHashCount": duplicates,
+                "missingRankCount": missing_ranks,
+                "rankedCandidateCount": len(valid_ranks),
+                "scoreStdDev": round_to(population_std(scores_sorted), 4) if n > 1 else 0,
+                "singleMethodCandidateCount": single,
+                "topK": s.top_k,
+                "topScoreGap": round_to(gap, 4),
+                "uniqueDocumentCount": unique_documents,
+            },
+            uncapped_raw=uncapped,
+            warnings=warnings or None,
+        )
