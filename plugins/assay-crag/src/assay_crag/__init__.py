@@ -1,0 +1,38 @@
+"""assay-crag: context quality, CRAG retrieval routing, A/B analysis and quality alerts (seed 004).
+
+Public modules (this package imports nothing heavy at load time; :mod:`assay_crag.ab` loads
+numpy and scipy when an analysis runs):
+
+* :mod:`assay_crag.inputs` — the retrieval being judged (query, ranked chunks, context).
+* :mod:`assay_crag.dimensions` — the four context-quality Dimensions.
+* :mod:`assay_crag.composite` — the weighted composite with the seed's warnings.
+* :mod:`assay_crag.scorers` — per-document relevance scorers (lexical, any Metric, any Judge).
+* :mod:`assay_crag.actions` — decomposition, reformulation, knowledge refinement.
+* :mod:`assay_crag.router` — the CRAG router Policy (composite and paper modes).
+* :mod:`assay_crag.ab` — A/B analysis of retrieval variants.
+* :mod:`assay_crag.alerts` — quality alerts and the streaming monitor.
+"""
+
+from assay_crag.actions import decompose_query, refine_knowledge, reformulate_query
+from assay_crag.composite import ContextQualityScore, QualityConfig, QualityScorer
+from assay_crag.inputs import AssembledContext, QualityInput, RankedChunk, parse_quality_input
+from assay_crag.router import CorrectiveAction, CragClassification, CragRouter
+from assay_crag.scorers import LexicalRelevanceScorer, resolve_document_scorer
+
+__all__ = [
+    "AssembledContext",
+    "ContextQualityScore",
+    "CorrectiveAction",
+    "CragClassification",
+    "CragRouter",
+    "LexicalRelevanceScorer",
+    "QualityConfig",
+    "QualityInput",
+    "QualityScorer",
+    "RankedChunk",
+    "decompose_query",
+    "parse_quality_input",
+    "refine_knowledge",
+    "reformulate_query",
+    "resolve_document_scorer",
+]

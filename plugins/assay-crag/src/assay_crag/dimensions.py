@@ -1,0 +1,261 @@
+"""The four context-quality signals of seed 004 as :class:`assay.Dimension` objects.
+
+Each scores a retrieval (:class:`~assay_crag.inputs.QualityInput`, or its wire mapping) in
+[0, 1]: ``max_points`` is 1, so ``raw`` is the sub-score itself. The formulas are the seed's;
+where the seed could leave [0, 1] (scores outside [0, 1], a bottom score above the top one,
+a negative score) the value is clamped, the clamp is named in ``breakdown.adjustments`` and an
+input problem also becomes a warning.
+
+| name | default weight | formula (seed 004) |
+|---|---|---|
+| ``retrievalConfidence`` | 0.30 | 0.7 * mean(rerankScore ?? score) + 0.3 * (last / first) |
+| ``contextSufficiency`` | 0.30 | 0.6 * query-term coverage + 0.4 * min(tokens / (terms * 50), 1) |
+| ``diversityScore`` | 0.15 | 0.6 * unique documents / chunks + 0.4 * unique sections / chunks |
+| ``estimatedFaithfulness`` | 0.25 | 0.4 * factual density + 0.6 * min(1.5 * top score, 1) |
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import assay
+
+from assay_crag.inputs import QualityInput, RankedChunk, parse_quality_input
+from assay_crag.text import query_terms
+
+__all__ = [
+    "ContextSufficiency",
+    "DiversityScore",
+    "EstimatedFaithfulness",
+    "RetrievalConfidence",
+    "context_dimensions",
+]
+
+_NUMBER = re.compile(r"[0-9]+")
+_DATE = re.compile(r"[0-9]{4}[-/][0-9]{2}[-/][0-9]{2}|[A-Za-z0-9_]+ [0-9]{1,2},? [0-9]{4}")
+_PROPER_NOUN = re.compile(r"[A-Z][a-z]+(?:\s[A-Z][a-z]+)*")
+_WHITESPACE = re.compile(r"\s+")
+
+
+def _clamp01(value: float) -> float:
+    return 0.0 if value < 0.0 else 1.0 if value > 1.0 else value
+
+
+def _finish(
+    name: str,
+    components: dict[str, float],
+    explanation: str,
+    diagnostics: dict[str, Any],
+    warnings: Sequence[assay.ScoreWarning] = (),
+) -> assay.DimensionScore:
+    """A :class:`assay.DimensionScore` on a 0-1 scale from named components, clamped to [0, 1]
+    (the clamp, when it changed the value, is recorded as an adjustment)."""
+    uncapped = sum(components.values())
+    raw = _clamp01(uncapped)
+    adjustments = {} if raw == uncapped else {"clampTo01": raw - uncapped}
+    breakdown = assay.DimensionBreakdown(
+        components=components,
+        adjustments=adjustments,
+        diagnostics=diagnostics,
+        uncapped_raw=uncapped,
+        raw=raw,
+    )
+    return assay.DimensionScore(
+        raw=raw,
+        max=1.0,
+        normalized=float(math.floor(raw * 100 + 0.5)),
+        explanation=f"{name}: {explanation}",
+        breakdown=breakdown,
+        warnings=tuple(warnings),
+    )
+
+
+class _ContextDimension(assay.Dimension):
+    """Shared plumbing: parse the wire mapping once, then score the parsed input."""
+
+    tier = 1
+    max_points = 1.0
+
+    def score(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> assay.DimensionScore:
+        """Score a retrieval given as a wire mapping (or a :class:`QualityInput`); ``config`` is
+        not read by these formulas. Raises ``MALFORMED_INPUT`` as
+        :func:`~assay_crag.inputs.parse_quality_input` does."""
+        return self.score_input(parse_quality_input(inputs))
+
+    def score_input(self, quality_input: QualityInput) -> assay.DimensionScore:
+        """Score an already parsed retrieval."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+def _score_warnings(chunks: Sequence[RankedChunk]) -> list[assay.ScoreWarning]:
+    warnings = []
+    for i, chunk in enumerate(chunks):
+        for field, value in (("score", chunk.score), ("rerankScore", chunk.rerank_score)):
+            if value is not None and not 0.0 <= value <= 1.0:
+                warnings.append(
+                    assay.ScoreWarning(
+                        code="score-out-of-range",
+                        severity="warn",
+                        message=f"{field} {value:g} is outside [0, 1]; clamped",
+                        path=f"chunks[{i}].{field}",
+                    )
+                )
+    return warnings
+
+
+class RetrievalConfidence(_ContextDimension):
+    """How relevant the retrieved chunks look to the retriever.
+
+    ``0.7 * mean(s) + 0.3 * spread`` where ``s`` is each chunk's ``rerankScore`` (or ``score``
+    when no reranker ran) clamped to [0, 1], and ``spread = s_last / s_first`` (0 when the first
+    is 0; clamped to at most 1 when the list is not sorted). No chunks: 0.
+    """
+
+    name = "retrievalConfidence"
+    default_weight = 0.3
+
+    def score_input(self, quality_input: QualityInput) -> assay.DimensionScore:
+        chunks = quality_input.chunks
+        if not chunks:
+            return _finish(self.name, {}, "no chunks were retrieved", {"chunkCount": 0})
+        scores = [
+            _clamp01(c.rerank_score if c.rerank_score is not None else c.score) for c in chunks
+        ]
+        mean = sum(scores) / len(scores)
+        top, bottom = scores[0], scores[-1]
+        spread = min(bottom / top, 1.0) if top > 0 else 0.0
+        return _finish(
+            self.name,
+            {"meanScore": mean * 0.7, "scoreSpread": spread * 0.3},
+            f"mean score {mean:.3f} over {len(scores)} chunks, last/first {spread:.3f}",
+            {
+                "chunkCount": len(scores),
+                "meanScore": mean,
+                "topScore": top,
+                "bottomScore": bottom,
+                "rerankedChunks": sum(c.rerank_score is not None for c in chunks),
+            },
+            _score_warnings(chunks),
+        )
+
+
+class ContextSufficiency(_ContextDimension):
+    """Whether the assembled context covers the query.
+
+    ``0.6 * coverage + 0.4 * density``: ``coverage`` is the share of query terms (see
+    :func:`~assay_crag.text.query_terms`) found as substrings of the lower-cased context;
+    ``density = min(tokenCount / (terms * 50), 1)``. Empty context: 0. No query terms: 0.5.
+    """
+
+    name = "contextSufficiency"
+    default_weight = 0.3
+
+    def score_input(self, quality_input: QualityInput) -> assay.DimensionScore:
+        context = quality_input.context
+        if not context.text:
+            return _finish(self.name, {}, "the context is empty", {"termCount": None})
+        terms = query_terms(quality_input.query)
+        if not terms:
+            return _finish(
+                self.name,
+                {"noQueryTerms": 0.5},
+                "the query has no content terms; neutral 0.5",
+                {"termCount": 0},
+            )
+        lowered = context.text.lower()
+        covered = [t for t in terms if t in lowered]
+        coverage = len(covered) / len(terms)
+        density = min(context.token_count / (len(terms) * 50), 1.0)
+        return _finish(
+            self.name,
+            {"termCoverage": coverage * 0.6, "tokenDensity": density * 0.4},
+            f"{len(covered)} of {len(terms)} query terms in the context, "
+            f"{context.token_count} tokens",
+            {
+                "termCount": len(terms),
+                "coveredTerms": covered,
+                "missingTerms": [t for t in terms if t not in covered],
+                "tokenCount": context.token_count,
+            },
+        )
+
+
+class DiversityScore(_ContextDimension):
+    """Whether the chunks come from several sources.
+
+    ``0.6 * unique documentIds / chunks + 0.4 * unique sections / chunks``, where a chunk's
+    section is ``metadata.sectionTitle`` or, when absent or null, its ``documentId``. Zero or
+    one chunk: 0.
+    """
+
+    name = "diversityScore"
+    default_weight = 0.15
+
+    def score_input(self, quality_input: QualityInput) -> assay.DimensionScore:
+        chunks = quality_input.chunks
+        if len(chunks) <= 1:
+            return _finish(
+                self.name, {}, f"{len(chunks)} chunk(s): no diversity", {"chunkCount": len(chunks)}
+            )
+        documents = {c.document_id for c in chunks}
+        sections = {
+            c.metadata.get("sectionTitle")
+            if c.metadata.get("sectionTitle") is not None
+            else c.document_id
+            for c in chunks
+        }
+        n = len(chunks)
+        return _finish(
+            self.name,
+            {
+                "documentDiversity": len(documents) / n * 0.6,
+                "sectionDiversity": len(sections) / n * 0.4,
+            },
+            f"{len(documents)} documents and {len(sections)} sections over {n} chunks",
+            {"chunkCount": n, "uniqueDocuments": len(documents), "uniqueSections": len(sections)},
+        )
+
+
+class EstimatedFaithfulness(_ContextDimension):
+    """A pre-generation guess of how groundable the context is.
+
+    ``0.4 * density + 0.6 * min(1.5 * score_first, 1)``, where
+    ``density = min((numbers + 2 * dates + proper nouns) / (words / 100) * 0.1, 1)`` over the
+    chunks' contents joined by spaces (the seed's regular expressions; ASCII digits and
+    letters), and ``score_first`` is the first chunk's retriever ``score`` clamped to [0, 1].
+    No chunks: 0.
+    """
+
+    name = "estimatedFaithfulness"
+    default_weight = 0.25
+
+    def score_input(self, quality_input: QualityInput) -> assay.DimensionScore:
+        chunks = quality_input.chunks
+        if not chunks:
+            return _finish(self.name, {}, "no chunks were retrieved", {"chunkCount": 0})
+        text = " ".join(c.content for c in chunks)
+        numbers = len(_NUMBER.findall(text))
+        dates = len(_DATE.findall(text))
+        proper_nouns = len(_PROPER_NOUN.findall(text))
+        words = len(_WHITESPACE.split(text))
+        density = min((numbers + dates * 2 + proper_nouns) / (words / 100) * 0.1, 1.0)
+        top = _clamp01(chunks[0].score)
+        confidence = min(top * 1.5, 1.0)
+        return _finish(
+            self.name,
+            {"factualDensity": density * 0.4, "topScoreConfidence": confidence * 0.6},
+            f"factual density {density:.3f} ({numbers} numbers, {dates} dates, "
+            f"{proper_nouns} proper nouns in {words} words), top score {top:.3f}",
+            {"numbers": numbers, "dates": dates, "properNouns": proper_nouns, "words": words},
+        )
+
+
+def context_dimensions() -> tuple[_ContextDimension, ...]:
+    """Fresh instances of the four dimensions, in the seed's order."""
+    return (RetrievalConfidence(), ContextSufficiency(), DiversityScore(), EstimatedFaithfulness())

@@ -1,0 +1,38 @@
+"""Hook implementations of assay-crag: registers the context-quality Dimensions, the two CRAG
+router Policies and the built-in document scorer, and adds the ``route``, ``ab`` and ``alerts``
+subcommands. Nothing heavy is imported here (scipy and numpy load only when a command runs)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import assay
+
+from assay_crag.dimensions import context_dimensions
+from assay_crag.router import CragRouter
+from assay_crag.scorers import LexicalRelevanceScorer
+
+if TYPE_CHECKING:
+    import click
+
+
+@assay.hookimpl
+def assay_register(registrar: assay.Registrar) -> None:
+    """Dimensions ``retrievalConfidence``, ``contextSufficiency``, ``diversityScore``,
+    ``estimatedFaithfulness``; policies ``crag`` (composite mode) and ``crag-paper`` (paper
+    mode, lexical scorer); document scorer ``lexical`` (kind ``document-scorer``)."""
+    for dimension in context_dimensions():
+        registrar.add_dimension(dimension)
+    registrar.add_policy(CragRouter("composite"))
+    registrar.add_policy(CragRouter("paper", scorer=LexicalRelevanceScorer()))
+    registrar.add("document-scorer", LexicalRelevanceScorer(), name="lexical")
+
+
+@assay.hookimpl
+def assay_cli(cli: click.Group) -> None:
+    """Adds ``assay route``, ``assay ab`` and ``assay alerts``."""
+    from assay_crag.commands import ab_command, alerts_command, route_command
+
+    cli.add_command(route_command)
+    cli.add_command(ab_command)
+    cli.add_command(alerts_command)

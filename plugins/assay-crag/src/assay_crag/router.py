@@ -1,0 +1,334 @@
+"""The CRAG retrieval router as an :class:`assay.Policy`: correct / ambiguous / incorrect.
+
+Two routing modes decide the classification:
+
+* ``"composite"`` (seed 004): on the composite context-quality score ``q``
+  (:mod:`assay_crag.composite`): ``q >= correct_at`` (0.7) is *correct*; else
+  ``q <= incorrect_at`` (0.3) is *incorrect*; else *ambiguous*. Confidence: ``q`` for correct
+  and ambiguous, ``1 - q`` for incorrect.
+* ``"paper"`` (Corrective RAG, arXiv 2401.15884): each retrieved document gets a relevance
+  score from a pluggable document scorer (:mod:`assay_crag.scorers`); with ``m`` the highest:
+  ``m > upper`` (any document above the upper threshold) is *correct*; else ``m > lower`` is
+  *ambiguous*; else (every document at or below the lower threshold, or no document) is
+  *incorrect*. Confidence: ``m`` for correct and ambiguous, ``1 - m`` for incorrect.
+  Undetermined document scores (``None``) count as not relevant and are reported.
+
+Each classification carries the seed's corrective action: *correct* -> ``use_retrieved``;
+*ambiguous* -> ``decompose_and_recompose`` with sub-queries; *incorrect* ->
+``supplemental_search`` with a keyword query. With ``refine=True`` the *correct* and *ambiguous*
+actions also carry the paper's refined knowledge (best sentence strips of the documents).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal
+
+import assay
+import attrs
+
+from assay_crag.actions import (
+    RefinedContext,
+    decompose_query,
+    refine_knowledge,
+    reformulate_query,
+)
+from assay_crag.composite import ContextQualityScore, QualityConfig, QualityScorer
+from assay_crag.inputs import QualityInput, parse_quality_input
+from assay_crag.scorers import DocumentScorer, resolve_document_scorer
+
+__all__ = ["CorrectiveAction", "CragClassification", "CragRouter", "RoutingMode"]
+
+RoutingMode = Literal["composite", "paper"]
+Classification = Literal["correct", "ambiguous", "incorrect"]
+
+PAPER_UPPER = 0.29
+"""Default upper threshold of the paper mode with the lexical scorer: the choice of
+benchmarks/route_relevance.py on its HaluEval tuning fold (even-numbered questions); see
+docs/route.md."""
+PAPER_LOWER = 0.24
+"""Default lower threshold of the paper mode with the lexical scorer (same provenance)."""
+
+
+@attrs.frozen
+class CorrectiveAction:
+    """What to do with the retrieval (seed 004 ``CRAGAction``).
+
+    Attributes:
+        type: ``"use_retrieved"``, ``"decompose_and_recompose"`` or ``"supplemental_search"``.
+        sub_queries: for ``decompose_and_recompose``, the queries to retrieve for.
+        search_query: for ``supplemental_search``, the keyword query.
+        refined_context: the paper's knowledge refinement of the retrieved documents, when the
+            router was asked to refine (``correct`` and ``ambiguous`` only).
+    """
+
+    type: Literal["use_retrieved", "decompose_and_recompose", "supplemental_search"]
+    sub_queries: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    search_query: str | None = None
+    refined_context: RefinedContext | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        """Seed shape: ``{"type"}`` plus ``subQueries`` / ``searchQuery``, and
+        ``refinedContext`` when present."""
+        wire: dict[str, Any] = {"type": self.type}
+        if self.type == "decompose_and_recompose":
+            wire["subQueries"] = list(self.sub_queries)
+        if self.type == "supplemental_search":
+            wire["searchQuery"] = self.search_query
+        if self.refined_context is not None:
+            wire["refinedContext"] = self.refined_context.to_wire()
+        return wire
+
+
+@attrs.frozen
+class CragClassification:
+    """The router's verdict on one retrieval (seed 004 ``CRAGClassification`` and more).
+
+    Attributes:
+        classification: ``"correct"``, ``"ambiguous"`` or ``"incorrect"``.
+        confidence: in [0, 1]; see the module docs for each mode.
+        action: the corrective action.
+        mode: the routing mode that decided.
+        score: the number compared with the thresholds (composite ``overall``, or the highest
+            document score).
+        rule: stable id of the deciding rule, ``crag-<mode>-<classification>``.
+        reason: the rule with the numbers it compared.
+        thresholds: the thresholds in force, by name.
+        quality: the composite score (composite mode), else ``None``.
+        document_scores: each document's relevance (paper mode), else ``None``.
+    """
+
+    classification: Classification
+    confidence: float
+    action: CorrectiveAction
+    mode: RoutingMode
+    score: float
+    rule: str
+    reason: str
+    thresholds: Mapping[str, float]
+    quality: ContextQualityScore | None = None
+    document_scores: tuple[float | None, ...] | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        """The seed's ``{classification, confidence, action}`` plus ``mode``, ``score``,
+        ``rule``, ``reason``, ``thresholds``, and ``quality`` or ``documentScores``."""
+        wire: dict[str, Any] = {
+            "classification": self.classification,
+            "confidence": self.confidence,
+            "action": self.action.to_wire(),
+            "mode": self.mode,
+            "score": self.score,
+            "rule": self.rule,
+            "reason": self.reason,
+            "thresholds": dict(self.thresholds),
+        }
+        if self.quality is not None:
+            wire["quality"] = self.quality.to_wire()
+        if self.document_scores is not None:
+            wire["documentScores"] = list(self.document_scores)
+        return wire
+
+    def to_decision(self) -> assay.Decision:
+        """As an :class:`assay.Decision`: action = classification, details = :meth:`to_wire`."""
+        return assay.Decision(
+            action=self.classification, rule=self.rule, reason=self.reason, details=self.to_wire()
+        )
+
+
+def _unit_interval(value: float, path: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise assay.AssayError(
+            assay.ErrorCode.INVALID_CONFIG, f"must be a number in [0, 1], got {value!r}", path
+        )
+    return float(value)
+
+
+def _ordered(low: float, high: float, low_path: str, high_path: str) -> None:
+    if low > high:
+        raise assay.AssayError(
+            assay.ErrorCode.INVALID_CONFIG,
+            f"{low_path} ({low:g}) must not exceed {high_path} ({high:g})",
+            low_path,
+        )
+
+
+class CragRouter:
+    """Classifies a retrieval and picks the corrective action (an :class:`assay.Policy`).
+
+    :param mode: ``"composite"`` (seed) or ``"paper"``.
+    :param correct_at: composite mode: ``overall >= correct_at`` is correct (0.7).
+    :param incorrect_at: composite mode: ``overall <= incorrect_at`` is incorrect (0.3).
+    :param upper: paper mode: a document scoring above this makes the retrieval correct.
+    :param lower: paper mode: the best document at or below this makes it incorrect.
+    :param quality: composite configuration (weights, warning thresholds).
+    :param scorer: paper mode and refinement: a document scorer or a name for
+        :func:`~assay_crag.scorers.resolve_document_scorer` (default ``"lexical"``).
+    :param decompose: ``query -> sub-queries`` (default :func:`decompose_query`).
+    :param reformulate: ``query -> search query`` (default :func:`reformulate_query`).
+    :param refine: attach refined knowledge to correct and ambiguous actions.
+    :param refine_top_k: strips kept by refinement.
+    :param name: the policy's registry name.
+    :raises assay.AssayError: ``INVALID_CONFIG`` for an unknown mode, a threshold outside
+        [0, 1] or a lower threshold above the upper one; ``UNKNOWN_NAME`` for an unknown scorer.
+    """
+
+    evidence_type = QualityInput
+
+    def __init__(
+        self,
+        mode: RoutingMode = "composite",
+        *,
+        correct_at: float = 0.7,
+        incorrect_at: float = 0.3,
+        upper: float = PAPER_UPPER,
+        lower: float = PAPER_LOWER,
+        quality: QualityConfig | None = None,
+        scorer: str | DocumentScorer = "lexical",
+        decompose: Callable[[str], Sequence[str]] = decompose_query,
+        reformulate: Callable[[str], str] = reformulate_query,
+        refine: bool = False,
+        refine_top_k: int = 5,
+        name: str | None = None,
+        registry: assay.Registry | None = None,
+    ) -> None:
+        if mode not in ("composite", "paper"):
+            raise assay.AssayError(
+                assay.ErrorCode.INVALID_CONFIG,
+                f"unknown routing mode {mode!r}; use 'composite' or 'paper'",
+                "mode",
+            )
+        self.mode: RoutingMode = mode
+        self.correct_at = _unit_interval(correct_at, "correctAt")
+        self.incorrect_at = _unit_interval(incorrect_at, "incorrectAt")
+        _ordered(self.incorrect_at, self.correct_at, "incorrectAt", "correctAt")
+        self.upper = _unit_interval(upper, "upper")
+        self.lower = _unit_interval(lower, "lower")
+        _ordered(self.lower, self.upper, "lower", "upper")
+        self.name = name or ("crag" if mode == "composite" else "crag-paper")
+        self._quality = QualityScorer(quality)
+        self._scorer_spec = scorer
+        self._registry = registry
+        self._scorer: DocumentScorer | None = None
+        if mode == "paper" or refine:
+            self._scorer = resolve_document_scorer(scorer, registry)
+        self.decompose = decompose
+        self.reformulate = reformulate
+        self.refine = refine
+        self.refine_top_k = refine_top_k
+
+    @property
+    def thresholds(self) -> dict[str, float]:
+        """The thresholds of this router's mode, by wire name."""
+        if self.mode == "composite":
+            return {"correctAt": self.correct_at, "incorrectAt": self.incorrect_at}
+        return {"upper": self.upper, "lower": self.lower}
+
+    def _document_scorer(self) -> DocumentScorer:
+        if self._scorer is None:
+            self._scorer = resolve_document_scorer(self._scorer_spec, self._registry)
+        return self._scorer
+
+    def classify(self, evidence: QualityInput | Mapping[str, Any]) -> CragClassification:
+        """Classify one retrieval (wire mapping or :class:`QualityInput`).
+
+        :raises assay.AssayError: ``MALFORMED_INPUT`` for a broken input.
+        """
+        parsed = parse_quality_input(evidence)
+        if self.mode == "composite":
+            return self._classify_composite(parsed)
+        return self._classify_paper(parsed)
+
+    def decide(self, evidence: Any) -> assay.Decision:
+        """:meth:`classify` as an :class:`assay.Decision` (the Policy contract)."""
+        return self.classify(evidence).to_decision()
+
+    def _classify_composite(self, parsed: QualityInput) -> CragClassification:
+        quality = self._quality.score(parsed)
+        q = quality.overall
+        if q >= self.correct_at:
+            label: Classification = "correct"
+            reason = f"composite quality {q:.4f} >= correctAt {self.correct_at:g}"
+        elif q <= self.incorrect_at:
+            label = "incorrect"
+            reason = f"composite quality {q:.4f} <= incorrectAt {self.incorrect_at:g}"
+        else:
+            label = "ambiguous"
+            reason = (
+                f"composite quality {q:.4f} between incorrectAt {self.incorrect_at:g} "
+                f"and correctAt {self.correct_at:g}"
+            )
+        return self._finish(parsed, label, q, reason, quality=quality)
+
+    def _classify_paper(self, parsed: QualityInput) -> CragClassification:
+        scorer = self._document_scorer()
+        scores = scorer.score_documents(parsed.query, [c.content for c in parsed.chunks])
+        known = [s for s in scores if s is not None]
+        best = max(known, default=0.0)
+        undetermined = len(scores) - len(known)
+        above_upper = sum(s > self.upper for s in known)
+        if best > self.upper:
+            label: Classification = "correct"
+            reason = f"{above_upper} document(s) above upper {self.upper:g} (best {best:.4f})"
+        elif best > self.lower:
+            label = "ambiguous"
+            reason = (
+                f"best document {best:.4f} above lower {self.lower:g} "
+                f"but not above upper {self.upper:g}"
+            )
+        else:
+            label = "incorrect"
+            reason = (
+                f"no document above lower {self.lower:g} (best {best:.4f} of {len(scores)})"
+                if scores
+                else "no documents were retrieved"
+            )
+        if undetermined:
+            reason += f"; {undetermined} document score(s) undetermined, counted as irrelevant"
+        reason += f" [scorer {scorer.name}]"
+        return self._finish(parsed, label, best, reason, document_scores=tuple(scores))
+
+    def _finish(
+        self,
+        parsed: QualityInput,
+        label: Classification,
+        score: float,
+        reason: str,
+        *,
+        quality: ContextQualityScore | None = None,
+        document_scores: tuple[float | None, ...] | None = None,
+    ) -> CragClassification:
+        refined = None
+        if self.refine and label != "incorrect":
+            refined = refine_knowledge(
+                parsed.query,
+                [c.content for c in parsed.chunks],
+                self._document_scorer(),
+                top_k=self.refine_top_k,
+            )
+        if label == "correct":
+            action = CorrectiveAction("use_retrieved", refined_context=refined)
+        elif label == "ambiguous":
+            action = CorrectiveAction(
+                "decompose_and_recompose",
+                sub_queries=tuple(self.decompose(parsed.query)),
+                refined_context=refined,
+            )
+        else:
+            action = CorrectiveAction(
+                "supplemental_search", search_query=self.reformulate(parsed.query)
+            )
+        return CragClassification(
+            classification=label,
+            confidence=1.0 - score if label == "incorrect" else score,
+            action=action,
+            mode=self.mode,
+            score=score,
+            rule=f"crag-{self.mode}-{label}",
+            reason=reason,
+            thresholds=self.thresholds,
+            quality=quality,
+            document_scores=document_scores,
+        )
+
+    def __repr__(self) -> str:
+        return f"<CragRouter {self.name} mode={self.mode} {self.thresholds}>"
