@@ -1,0 +1,5 @@
+"""assay-authority: the source authority dimension of the confidence scorecard (seed 000)."""
+
+from assay_authority.dimension import DEFAULT_TIERS, AuthorityDimension, rank_points
+
+__all__ = ["DEFAULT_TIERS", "AuthorityDimension", "rank_points"]

@@ -1,0 +1,5 @@
+"""assay-freshness: the document freshness dimension of the confidence scorecard (seed 000)."""
+
+from assay_freshness.dimension import DEFAULTS, FreshnessDimension, select_age
+
+__all__ = ["DEFAULTS", "FreshnessDimension", "select_age"]
