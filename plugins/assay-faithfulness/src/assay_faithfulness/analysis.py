@@ -1,0 +1,166 @@
+"""Per-sample text analysis shared by every metric of one sample (tokenize once, not per metric).
+
+:func:`analyse` validates the sample's fields and returns a :class:`SampleAnalysis` whose parts
+(tokens, sentences, n-gram sets, token counts) are computed on first use and then reused. Metrics
+obtain it through ``context.shared(ANALYSIS_KEY, ...)`` so that all metrics of a sample share one.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Any
+
+import assay
+
+from assay_faithfulness.codes import INVALID_CONTEXTS, INVALID_SAMPLE, MISSING_ANSWER
+from assay_faithfulness.ngrams import ngram_set
+from assay_faithfulness.text import split_sentences, tokenize
+
+__all__ = ["ANALYSIS_KEY", "SampleAnalysis", "analyse", "shared_analysis", "validate_sample"]
+
+ANALYSIS_KEY = "assay_faithfulness.analysis"
+
+
+def validate_sample(sample: Any) -> None:
+    """Check the fields the metrics read.
+
+    :raises assay.AssayError: with the field path: ``MISSING_ANSWER`` when ``answer`` is missing
+        or not a string; ``INVALID_CONTEXTS`` when ``contexts`` is not a list of strings;
+        ``INVALID_SAMPLE`` when ``question`` is not a string or ``ground_truth`` is neither
+        ``None`` nor a string. (The same codes as the evaluation runner's.)
+    """
+    answer = getattr(sample, "answer", None)
+    if not isinstance(answer, str):
+        what = "has no answer" if answer is None else f"answer must be a string, got {answer!r}"
+        raise assay.AssayError(MISSING_ANSWER, f"the sample {what}", "answer")
+    question = getattr(sample, "question", None)
+    if not isinstance(question, str):
+        raise assay.AssayError(
+            INVALID_SAMPLE, f"question must be a string, got {type(question).__name__}", "question"
+        )
+    contexts = getattr(sample, "contexts", None)
+    if isinstance(contexts, str) or not isinstance(contexts, Sequence):
+        raise assay.AssayError(
+            INVALID_CONTEXTS,
+            f"contexts must be a list of strings, got {type(contexts).__name__}",
+            "contexts",
+        )
+    for index, context in enumerate(contexts):
+        if not isinstance(context, str):
+            raise assay.AssayError(
+                INVALID_CONTEXTS,
+                f"every context must be a string, got {type(context).__name__}",
+                f"contexts[{index}]",
+            )
+    ground_truth = getattr(sample, "ground_truth", None)
+    if ground_truth is not None and not isinstance(ground_truth, str):
+        raise assay.AssayError(
+            INVALID_SAMPLE,
+            f"groundTruth must be a string or absent, got {type(ground_truth).__name__}",
+            "groundTruth",
+        )
+
+
+class SampleAnalysis:
+    """Lazily computed text features of one validated sample.
+
+    Attributes:
+        sample: the analysed sample.
+        has_ground_truth: ``False`` when the ground truth is missing or the empty string (the
+            seed treats both as "not provided"; a whitespace-only one counts as provided).
+    """
+
+    def __init__(self, sample: assay.EvalSample) -> None:
+        self.sample = sample
+        self.has_ground_truth = bool(sample.ground_truth)
+        self._sets: dict[tuple[str, int], list[frozenset[Any]]] = {}
+
+    @cached_property
+    def question_tokens(self) -> list[str]:
+        return tokenize(self.sample.question)
+
+    @cached_property
+    def answer_tokens(self) -> list[str]:
+        return tokenize(self.sample.answer)
+
+    @cached_property
+    def ground_truth_tokens(self) -> list[str]:
+        return tokenize(self.sample.ground_truth or "")
+
+    @cached_property
+    def context_tokens(self) -> list[list[str]]:
+        return [tokenize(context) for context in self.sample.contexts]
+
+    @cached_property
+    def answer_sentences(self) -> list[str]:
+        return split_sentences(self.sample.answer)
+
+    @cached_property
+    def answer_sentence_tokens(self) -> list[list[str]]:
+        return [tokenize(sentence) for sentence in self.answer_sentences]
+
+    @cached_property
+    def ground_truth_sentences(self) -> list[str]:
+        return split_sentences(self.sample.ground_truth or "")
+
+    @cached_property
+    def ground_truth_sentence_tokens(self) -> list[list[str]]:
+        return [tokenize(sentence) for sentence in self.ground_truth_sentences]
+
+    @cached_property
+    def question_counts(self) -> dict[str, int]:
+        return dict(Counter(self.question_tokens))
+
+    @cached_property
+    def answer_counts(self) -> dict[str, int]:
+        return dict(Counter(self.answer_tokens))
+
+    @cached_property
+    def context_counts(self) -> list[dict[str, int]]:
+        return [dict(Counter(tokens)) for tokens in self.context_tokens]
+
+    def ngram_sets(self, part: str, n: int) -> list[frozenset[Any]]:
+        """The n-gram sets of every text of ``part``: ``"question"``, ``"answer"``,
+        ``"ground_truth"`` (one set each), ``"contexts"``, ``"answer_sentences"`` or
+        ``"ground_truth_sentences"`` (one set per text)."""
+        key = (part, n)
+        sets = self._sets.get(key)
+        if sets is None:
+            sets = [ngram_set(tokens, n) for tokens in self._token_lists(part)]
+            self._sets[key] = sets
+        return sets
+
+    def _token_lists(self, part: str) -> list[list[str]]:
+        if part == "question":
+            return [self.question_tokens]
+        if part == "answer":
+            return [self.answer_tokens]
+        if part == "ground_truth":
+            return [self.ground_truth_tokens]
+        if part == "contexts":
+            return self.context_tokens
+        if part == "answer_sentences":
+            return self.answer_sentence_tokens
+        if part == "ground_truth_sentences":
+            return self.ground_truth_sentence_tokens
+        raise KeyError(part)
+
+
+def analyse(sample: assay.EvalSample) -> SampleAnalysis:
+    """Validate ``sample`` (see :func:`validate_sample`) and return its analysis."""
+    validate_sample(sample)
+    return SampleAnalysis(sample)
+
+
+def shared_analysis(sample: assay.EvalSample, context: assay.MetricContext) -> SampleAnalysis:
+    """The sample's analysis, computed once per sample through ``context.shared``.
+
+    A context that (wrongly) outlives its sample does not leak another sample's analysis: the
+    cached analysis is used only when it belongs to this very sample object.
+    """
+    analysis: SampleAnalysis = context.shared(ANALYSIS_KEY, lambda: analyse(sample))
+    if analysis.sample is not sample:
+        analysis = analyse(sample)
+    return analysis

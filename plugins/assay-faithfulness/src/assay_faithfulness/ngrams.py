@@ -1,0 +1,109 @@
+"""N-grams and set Jaccard overlap (seed 001 primitives).
+
+Overlap is a Jaccard index over *sets* of n-grams: duplicates count once, two empty sets score
+exactly 1.0 and one empty set 0.0. The weighted form is ``sum(overlap_n * w_n) / sum(w_n)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from assay_faithfulness.text import tokenize
+
+__all__ = [
+    "DEFAULT_NGRAM_SIZES",
+    "DEFAULT_NGRAM_WEIGHTS",
+    "get_ngrams",
+    "jaccard",
+    "ngram_overlap",
+    "ngram_set",
+    "weighted_ngram_overlap",
+]
+
+DEFAULT_NGRAM_SIZES: tuple[int, ...] = (1, 2)
+DEFAULT_NGRAM_WEIGHTS: tuple[float, ...] = (0.7, 0.3)
+
+
+def get_ngrams(tokens: Sequence[str], n: int) -> list[str]:
+    """The n-grams of ``tokens`` joined with single spaces, in order.
+
+    Fewer than ``n`` tokens give ``[]``; ``n == 0`` gives ``len(tokens) + 1`` empty strings.
+    """
+    return [" ".join(tokens[i : i + n]) for i in range(len(tokens) - n + 1)]
+
+
+def ngram_set(tokens: Sequence[str], n: int) -> frozenset[Any]:
+    """The set of n-grams of ``tokens``, in a form only meant for :func:`jaccard`.
+
+    Tokens never contain a space, so a tuple of ``n`` tokens identifies the same n-gram as its
+    space-joined string; tuples are cheaper to build. ``n == 1`` uses the tokens themselves.
+    """
+    if n == 1:
+        return frozenset(tokens)
+    if n >= 2:
+        return frozenset(zip(*(tokens[i:] for i in range(n)), strict=False))
+    return frozenset(get_ngrams(tokens, n))
+
+
+def jaccard(a: frozenset[Any] | set[Any], b: frozenset[Any] | set[Any]) -> float:
+    """``|a & b| / |a | b|``; 1.0 when both are empty, 0.0 when only one is."""
+    if not a:
+        return 1.0 if not b else 0.0
+    if not b:
+        return 0.0
+    common = len(a & b)
+    return common / (len(a) + len(b) - common)
+
+
+def ngram_overlap(a: str, b: str, n: int = 1) -> float:
+    """Jaccard similarity of the n-gram sets of the texts ``a`` and ``b``.
+
+    ``ngram_overlap("the cat sat", "the cat ran") == 0.5``.
+    """
+    return jaccard(ngram_set(tokenize(a), n), ngram_set(tokenize(b), n))
+
+
+def resolve_weights(
+    sizes: Sequence[int] | None, weights: Sequence[float] | None
+) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    """Sizes and one weight per size: missing fields take the defaults ([1, 2], [0.7, 0.3]),
+    a size with no weight at its index gets weight 1, extra weights are ignored."""
+    sizes = DEFAULT_NGRAM_SIZES if sizes is None else tuple(sizes)
+    weights = DEFAULT_NGRAM_WEIGHTS if weights is None else tuple(weights)
+    return sizes, tuple(
+        weights[i] if i < len(weights) and weights[i] is not None else 1.0
+        for i in range(len(sizes))
+    )
+
+
+def weighted_overlap_of_sets(
+    sets_a: Sequence[frozenset[Any]],
+    sets_b: Sequence[frozenset[Any]],
+    weights: Sequence[float],
+) -> float:
+    """``sum(jaccard(a_i, b_i) * w_i) / sum(w_i)``, summed left to right; 0 when the weights sum
+    to exactly 0 (or there are none)."""
+    total = 0.0
+    weight_sum = 0.0
+    for set_a, set_b, weight in zip(sets_a, sets_b, weights, strict=True):
+        total += jaccard(set_a, set_b) * weight
+        weight_sum += weight
+    return 0.0 if weight_sum == 0 else total / weight_sum
+
+
+def weighted_ngram_overlap(
+    a: str,
+    b: str,
+    ngram_sizes: Sequence[int] | None = None,
+    weights: Sequence[float] | None = None,
+) -> float:
+    """Weighted mean of :func:`ngram_overlap` over ``ngram_sizes`` (default [1, 2] with weights
+    [0.7, 0.3]). Weights are used as given (not normalised, negatives allowed)."""
+    sizes, resolved = resolve_weights(ngram_sizes, weights)
+    tokens_a, tokens_b = tokenize(a), tokenize(b)
+    return weighted_overlap_of_sets(
+        [ngram_set(tokens_a, n) for n in sizes],
+        [ngram_set(tokens_b, n) for n in sizes],
+        resolved,
+    )

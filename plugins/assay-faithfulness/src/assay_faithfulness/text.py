@@ -1,0 +1,107 @@
+"""Tokens and sentences, exactly as the reference splits them (seed 001 primitives).
+
+* :func:`tokenize` lowercases the whole text (full Unicode lowercasing), then splits it on runs of
+  JavaScript whitespace or Unicode punctuation (categories Pc, Pd, Ps, Pe, Pi, Pf, Po). Symbols
+  (``$ + < = > ^ ` | ~``, emoji, ``©``) and digits stay inside tokens; nothing else is removed.
+* :func:`split_sentences` splits only at whitespace that follows ``.``, ``!`` or ``?`` and is
+  followed by an ASCII capital or the end of the text; pieces are trimmed of JavaScript whitespace
+  and empty pieces dropped.
+* :func:`filter_factual_sentences` keeps sentences of at least three whitespace-separated words.
+
+JavaScript's whitespace set differs from Python's: U+FEFF is whitespace, U+001C-U+001F and U+0085
+are not. The punctuation classes come from :mod:`unicodedata` of the running Python.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import unicodedata
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+__all__ = [
+    "JS_WHITESPACE",
+    "filter_factual_sentences",
+    "split_sentences",
+    "tokenize",
+]
+
+JS_WHITESPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+    "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+"""The characters JavaScript's ``\\s`` and ``String.prototype.trim`` treat as whitespace."""
+
+_PUNCTUATION_CATEGORIES = frozenset({"Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po"})
+
+
+def _class_escape(code_point: int) -> str:
+    return re.escape(chr(code_point)) if code_point < 0x80 else chr(code_point)
+
+
+def _ranges(code_points: Iterable[int]) -> str:
+    parts: list[str] = []
+    start = previous = -2
+    for cp in code_points:
+        if cp != previous + 1:
+            if start >= 0:
+                parts.append(_range_text(start, previous))
+            start = cp
+        previous = cp
+    if start >= 0:
+        parts.append(_range_text(start, previous))
+    return "".join(parts)
+
+
+def _range_text(start: int, end: int) -> str:
+    if start == end:
+        return _class_escape(start)
+    return f"{_class_escape(start)}-{_class_escape(end)}"
+
+
+@lru_cache(maxsize=1)
+def _token_pattern() -> re.Pattern[str]:
+    # Built on first use (a scan of every code point, ~0.3 s), never at import time.
+    separators = {ord(c) for c in JS_WHITESPACE}
+    separators.update(
+        cp
+        for cp in range(sys.maxunicode + 1)
+        if unicodedata.category(chr(cp)) in _PUNCTUATION_CATEGORIES
+    )
+    return re.compile(f"[^{_ranges(sorted(separators))}]+")
+
+
+def tokenize(text: str) -> list[str]:
+    """The lowercased tokens of ``text``, in order, duplicates kept.
+
+    ``tokenize("Hello, World!") == ["hello", "world"]``; ``tokenize("C++ and C#")`` gives
+    ``["c++", "and", "c"]``. An empty or punctuation-only text gives ``[]``.
+
+    :raises TypeError: when ``text`` is not a string (as the reference does).
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"tokenize expects a string, got {type(text).__name__}")
+    return _token_pattern().findall(text.lower())
+
+
+_WS = re.escape(JS_WHITESPACE)
+_SENTENCE_BOUNDARY = re.compile(f"(?<=[.!?])[{_WS}]+(?=[A-Z]|\\Z)")
+_WORD_SEPARATOR = re.compile(f"[{_WS}]+")
+
+
+def split_sentences(text: str) -> list[str]:
+    """The sentences of ``text``, trimmed, without empty pieces.
+
+    ``split_sentences("First sentence. Second sentence! Third?")`` gives the three sentences;
+    ``"3.14"``, ``"Hello.World"`` and ``"e.g. the"`` are not split; ``"e.g. The"`` is.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"split_sentences expects a string, got {type(text).__name__}")
+    pieces = (piece.strip(JS_WHITESPACE) for piece in _SENTENCE_BOUNDARY.split(text))
+    return [piece for piece in pieces if piece]
+
+
+def filter_factual_sentences(sentences: Sequence[str]) -> list[str]:
+    """The sentences with at least three non-empty pieces when split on JavaScript whitespace."""
+    return [s for s in sentences if len([w for w in _WORD_SEPARATOR.split(s) if w]) >= 3]

@@ -1,0 +1,129 @@
+"""TF-IDF vectors, cosine similarity and token F1 (seed 001 primitives).
+
+The IDF corpus is the query plus the documents (N = documents + 1); a term's document frequency
+counts every text of that corpus containing it. ``idf = ln((N + 1) / (df + 1)) + 1`` (with
+V8's logarithm, :func:`~assay_faithfulness.jsnumbers.js_log`), ``tf = count / token count``.
+Vectors are dicts in first-occurrence order and are not normalised; that order is the order in
+which floating-point sums run.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from assay_faithfulness.jsnumbers import js_log
+from assay_faithfulness.text import tokenize
+
+__all__ = [
+    "TfIdfVectors",
+    "build_tfidf_vectors",
+    "cosine_similarity",
+    "tfidf_similarity",
+    "token_f1",
+]
+
+TfIdfVectors = tuple[dict[str, float], list[dict[str, float]]]
+
+
+def _weights(tokens: Sequence[str], idf: Mapping[str, float]) -> dict[str, float]:
+    length = len(tokens)
+    return {term: (count / length) * idf[term] for term, count in Counter(tokens).items()}
+
+
+def build_tfidf_vectors(query: str, documents: Sequence[str]) -> TfIdfVectors:
+    """``(query_vector, document_vectors)`` over the corpus ``[query, *documents]``."""
+    token_lists = [tokenize(query), *(tokenize(d) for d in documents)]
+    corpus_size = len(token_lists)
+    document_frequency: Counter[str] = Counter()
+    for tokens in token_lists:
+        document_frequency.update(set(tokens))
+    idf = {
+        term: js_log((corpus_size + 1) / (df + 1)) + 1 for term, df in document_frequency.items()
+    }
+    vectors = [_weights(tokens, idf) for tokens in token_lists]
+    return vectors[0], vectors[1:]
+
+
+def cosine_similarity(a: Mapping[str, float], b: Mapping[str, float]) -> float:
+    """Cosine of two sparse vectors; 0 when either has zero norm.
+
+    The dot product and ``a``'s squared norm are accumulated together in ``a``'s order, ``b``'s
+    squared norm in ``b``'s order.
+    """
+    dot = 0.0
+    norm_a = 0.0
+    for term, value in a.items():
+        other = b.get(term)
+        if other is not None:
+            dot += value * other
+        norm_a += value * value
+    norm_b = 0.0
+    for value in b.values():
+        norm_b += value * value
+    if norm_a == 0 or norm_b == 0:
+        return 0.0
+    return dot / (math.sqrt(norm_a) * math.sqrt(norm_b))
+
+
+def tfidf_similarity(query: str, document: str) -> float:
+    """TF-IDF cosine of two texts in their own two-text corpus."""
+    query_vector, (document_vector,) = build_tfidf_vectors(query, [document])
+    return cosine_similarity(query_vector, document_vector)
+
+
+def token_f1(reference: str, hypothesis: str) -> float:
+    """Token-level F1 with multiset intersection; 0 if either side has no tokens or none shared."""
+    return token_f1_of_tokens(tokenize(reference), tokenize(hypothesis))
+
+
+def token_f1_of_tokens(reference: Sequence[str], hypothesis: Sequence[str]) -> float:
+    """:func:`token_f1` on already tokenized texts."""
+    if not reference or not hypothesis:
+        return 0.0
+    reference_counts = Counter(reference)
+    common = 0
+    for token, count in Counter(hypothesis).items():
+        other = reference_counts.get(token)
+        if other:
+            common += min(count, other)
+    if common == 0:
+        return 0.0
+    precision = common / len(hypothesis)
+    recall = common / len(reference)
+    return 2 * precision * recall / (precision + recall)
+
+
+_IDF_IN_BOTH = js_log(3 / 3) + 1
+_IDF_IN_ONE = js_log(3 / 2) + 1
+
+
+def pair_cosine(
+    query_counts: Mapping[str, int],
+    query_length: int,
+    document_counts: Mapping[str, int],
+    document_length: int,
+) -> float:
+    """:func:`tfidf_similarity` from token counts (dicts in first-occurrence order) and token
+    counts' totals, without re-tokenizing: the same operations in the same order, so the same
+    bits. In a two-text corpus a term's IDF is ``ln(3/3) + 1`` when both texts hold it, else
+    ``ln(3/2) + 1``."""
+    if query_length == 0 or document_length == 0:
+        return 0.0
+    dot = 0.0
+    norm_query = 0.0
+    for term, count in query_counts.items():
+        other = document_counts.get(term)
+        if other is None:
+            value = (count / query_length) * _IDF_IN_ONE
+        else:
+            value = (count / query_length) * _IDF_IN_BOTH
+            dot += value * ((other / document_length) * _IDF_IN_BOTH)
+        norm_query += value * value
+    norm_document = 0.0
+    for term, count in document_counts.items():
+        idf = _IDF_IN_BOTH if term in query_counts else _IDF_IN_ONE
+        value = (count / document_length) * idf
+        norm_document += value * value
+    return dot / (math.sqrt(norm_query) * math.sqrt(norm_document))
