@@ -1,0 +1,91 @@
+"""``assay bridge``: an evaluator's output file into scoring signals (and merged inputs)."""
+
+from __future__ import annotations
+
+import assay
+import click
+from assay.cli import echo_json, read_json_file
+
+from assay_bridges.catalog import BRIDGE_KIND
+from assay_bridges.extraction import SCORE_SIGNALS
+from assay_bridges.merge import merge_evaluation_signals
+
+__all__ = ["bridge_command", "parse_metric_maps"]
+
+
+def parse_metric_maps(pairs: tuple[str, ...]) -> dict[str, str]:
+    """``("answer_in_context=faithfulnessScore", ...)`` -> ``{"answer_in_context": "..."}``.
+
+    :raises AssayError: ``INVALID_CONFIG`` (path ``--map``) for an item without ``=`` or with an
+        unknown signal.
+    """
+    maps: dict[str, str] = {}
+    for pair in pairs:
+        metric, sep, signal = pair.rpartition("=")
+        if not sep or not metric or signal not in SCORE_SIGNALS:
+            raise assay.AssayError(
+                assay.ErrorCode.INVALID_CONFIG,
+                f"expected METRIC=SIGNAL with SIGNAL one of {', '.join(SCORE_SIGNALS)}, "
+                f"got {pair!r}",
+                "--map",
+            )
+        maps[metric] = signal
+    return maps
+
+
+@click.command("bridge")
+@click.argument("evaluator")
+@click.argument("file")
+@click.option(
+    "--map",
+    "maps",
+    multiple=True,
+    metavar="METRIC=SIGNAL",
+    help="Use an extra metric, e.g. answer_in_context=faithfulnessScore (0-1, higher is better).",
+)
+@click.option(
+    "--inputs",
+    "inputs_path",
+    metavar="INPUTS.json",
+    help="Scoring inputs to fill (never overwritten); prints {inputs, warnings}.",
+)
+@click.option(
+    "--sample",
+    type=int,
+    default=None,
+    help="Which answer of the file to merge with --inputs (0-based); needed when there are several.",
+)
+def bridge_command(
+    evaluator: str,
+    file: str,
+    maps: tuple[str, ...],
+    inputs_path: str | None,
+    sample: int | None,
+) -> None:
+    """Read an EVALUATOR's output FILE (JSON; - for stdin) and print the scoring signals.
+
+    EVALUATOR is a registered bridge: ragas, deepeval, trulens, custom-judge (see
+    `assay plugins`). Prints a JSON list with one {sampleId, signals, sources, warnings} per
+    answer, or with --inputs the merged {inputs, warnings}. Exit 0 on success, 2 on bad input.
+    """
+    bridge = assay.default_registry().get(BRIDGE_KIND, evaluator)
+    metrics = parse_metric_maps(maps) if maps else None
+    results = bridge.extract(read_json_file(file), metrics=metrics)
+    if inputs_path is None:
+        echo_json([result.to_wire() for result in results])
+        return
+    if sample is None and len(results) != 1:
+        raise assay.AssayError(
+            assay.ErrorCode.INVALID_INPUT,
+            f"the file holds {len(results)} answers; choose one with --sample",
+            "--sample",
+        )
+    index = 0 if sample is None else sample
+    if not 0 <= index < len(results):
+        raise assay.AssayError(
+            assay.ErrorCode.INVALID_INPUT,
+            f"no answer {index}; the file holds {len(results)}",
+            "--sample",
+        )
+    merged = merge_evaluation_signals(read_json_file(inputs_path), results[index])
+    echo_json(merged.to_wire())

@@ -1,0 +1,131 @@
+"""RAGAS results into scoring signals, by duck typing (ragas is never imported).
+
+Accepted shapes (ragas 0.2-0.4):
+
+* an ``EvaluationResult`` (anything with a ``scores`` list of per-sample dicts),
+* its ``to_pandas()`` frame (anything with ``to_dict("records")``) or those records as a list,
+* one row: a dict of column -> cell, where metric cells are numbers (NaN = undetermined) or
+  result objects with a ``value`` (the collections API's ``MetricResult``).
+
+Sample columns (``user_input``, ``response``, contexts, ...) are not metrics and are skipped;
+every other numeric cell is a metric.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import assay
+
+from assay_bridges.extraction import (
+    BridgeResult,
+    MetricMapping,
+    MetricMappings,
+    SignalCollector,
+    resolve_mappings,
+)
+from assay_bridges.plain import is_number
+
+__all__ = ["RAGAS_METRICS", "from_ragas", "from_ragas_row"]
+
+RAGAS_METRICS: dict[str, MetricMapping] = {
+    "faithfulness": MetricMapping("faithfulnessScore"),
+    "faithfulness_with_hhem": MetricMapping("faithfulnessScore"),
+    "nv_response_groundedness": MetricMapping("faithfulnessScore"),
+    "answer_relevancy": MetricMapping("answerRelevanceScore"),
+    "answer_relevance": MetricMapping("answerRelevanceScore"),
+    "response_relevancy": MetricMapping("answerRelevanceScore"),
+}
+"""Default RAGAS metric names -> signals. All RAGAS scores are 0-1, higher is better."""
+
+_SAMPLE_COLUMNS = frozenset(
+    {
+        "user_input",
+        "response",
+        "reference",
+        "retrieved_contexts",
+        "reference_contexts",
+        "retrieved_context_ids",
+        "reference_context_ids",
+        "multi_responses",
+        "rubrics",
+        "question",
+        "answer",
+        "contexts",
+        "ground_truth",
+        "ground_truths",
+    }
+)
+
+
+def _is_metric_cell(column: str, cell: Any, collector: SignalCollector) -> bool:
+    if column in _SAMPLE_COLUMNS:
+        return False
+    if cell is None:
+        return collector.is_mapped(column)
+    return is_number(cell) or (
+        not isinstance(cell, str | bytes | list | tuple)
+        and (hasattr(cell, "value") or (isinstance(cell, Mapping) and "value" in cell))
+    )
+
+
+def _extract_row(row: Any, mappings: Mapping[str, MetricMapping], path: str) -> BridgeResult:
+    if not isinstance(row, Mapping):
+        raise assay.AssayError(
+            assay.ErrorCode.MALFORMED_INPUT,
+            f"a RAGAS row must be an object of column -> value, got {type(row).__name__}",
+            path,
+        )
+    collector = SignalCollector(mappings)
+    for column, cell in row.items():
+        if isinstance(column, str) and _is_metric_cell(column, cell, collector):
+            collector.offer(column, cell)
+    sample_id = row.get("user_input")
+    return collector.result(sample_id if isinstance(sample_id, str) else None)
+
+
+def from_ragas_row(
+    row: Mapping[str, Any], *, metrics: MetricMappings | None = None
+) -> BridgeResult:
+    """Signals from one RAGAS sample row (a ``scores`` entry or a ``to_pandas()`` record).
+
+    :param metrics: mappings added to (or, with ``None`` values, removed from)
+        :data:`RAGAS_METRICS`, e.g. ``{"rouge_score(mode=fmeasure)": "answerRelevanceScore"}``.
+    :return: signals, a warning per metric not used, ``sample_id`` = the row's ``user_input``.
+    :raises AssayError: ``MALFORMED_INPUT`` (path ``row``) when ``row`` is not a mapping;
+        ``INVALID_CONFIG`` for a bad mapping.
+    """
+    return _extract_row(row, resolve_mappings(RAGAS_METRICS, metrics), "row")
+
+
+def _rows(result: Any) -> list[Any]:
+    if isinstance(result, Mapping):
+        return [result]
+    scores = getattr(result, "scores", None)
+    if isinstance(scores, list):
+        return scores
+    to_dict = getattr(result, "to_dict", None)
+    if callable(to_dict):
+        return list(to_dict(orient="records"))
+    if isinstance(result, Iterable) and not isinstance(result, str | bytes):
+        return list(result)
+    raise assay.AssayError(
+        assay.ErrorCode.MALFORMED_INPUT,
+        "expected a RAGAS EvaluationResult, its to_pandas() frame, a list of rows or one row; "
+        f"got {type(result).__name__}",
+        "result",
+    )
+
+
+def from_ragas(result: Any, *, metrics: MetricMappings | None = None) -> list[BridgeResult]:
+    """One :class:`BridgeResult` per sample of a RAGAS result (see the module for the shapes).
+
+    An ``EvaluationResult``'s ``scores`` carry no ``user_input``; pair them with your samples by
+    position (they are in dataset order).
+
+    :raises AssayError: ``MALFORMED_INPUT`` for an unknown shape or a row that is not a mapping
+        (path ``[i]``); ``INVALID_CONFIG`` for a bad mapping.
+    """
+    mappings = resolve_mappings(RAGAS_METRICS, metrics)
+    return [_extract_row(row, mappings, f"[{index}]") for index, row in enumerate(_rows(result))]
