@@ -16,6 +16,11 @@ from assay.evaluation._types import Cost, EvalResult
 
 __all__ = ["composite_score", "cost_of", "evaluate_with_plan", "judge_pass", "sample_passed"]
 
+SCORE_SLACK = 1e-9
+"""How far outside [0, 1] a score may stray by floating-point rounding (a cosine of identical
+vectors can be 1.0000000000000002); such scores are kept as computed, so results stay
+bit-identical to the reference."""
+
 _COST_KEYS = ("llmCalls", "inputTokens", "outputTokens", "parseFailures", "cacheHits")
 
 
@@ -92,7 +97,9 @@ def _checked(raw: Any, step_id: str, threshold: float, higher_is_better: bool) -
             MetricSignal("warn", "the metric produced NaN; counted as undetermined"),
         )
     elif score is not None and (
-        isinstance(score, bool) or not isinstance(score, int | float) or not 0 <= score <= 1
+        isinstance(score, bool)
+        or not isinstance(score, int | float)
+        or not -SCORE_SLACK <= score <= 1 + SCORE_SLACK
     ):
         raise AssayError(
             Code.INVALID_METRIC_RESULT,
