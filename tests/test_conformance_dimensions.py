@@ -12,13 +12,13 @@ The vectors are read in place from ``shared/conformance/scorecard`` beside the r
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import assay
 import pytest
+from assay.testing import assert_wire_equal
 from assay_authority import AuthorityDimension
 from assay_corpus import CorpusDimension, IndexIntegrityDimension
 from assay_freshness import FreshnessDimension
@@ -40,17 +40,6 @@ OWN_CHECKS = {
         w["code"] == "input-out-of-range" and w["path"].startswith("indexIntegrity.")
     ),
 }
-_FLOATS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
-
-
-def _decode(value: Any) -> Any:
-    if isinstance(value, dict):
-        if set(value) == {"$float"}:
-            return _FLOATS[value["$float"]]
-        return {k: _decode(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_decode(v) for v in value]
-    return value
 
 
 def _vectors() -> Iterator[dict[str, Any]]:
@@ -59,7 +48,7 @@ def _vectors() -> Iterator[dict[str, Any]]:
             for line in handle:
                 case = json.loads(line)
                 if "fn" not in case:
-                    yield _decode(case)
+                    yield assay.from_json_safe(case)
 
 
 def _wire(score: assay.DimensionScore) -> dict[str, Any]:
@@ -90,23 +79,6 @@ def _warning(warning: assay.ScoreWarning) -> dict[str, str]:
     }
 
 
-def _same(actual: Any, expected: Any) -> bool:
-    """Equal as JSON values: numbers numerically (NaN equals NaN), key sets and list order."""
-    if isinstance(expected, bool) or isinstance(actual, bool):
-        return type(actual) is type(expected) and actual == expected
-    if isinstance(expected, int | float) and isinstance(actual, int | float):
-        if math.isnan(expected) or math.isnan(actual):
-            return math.isnan(expected) and math.isnan(actual)
-        return actual == expected
-    if isinstance(expected, Mapping) and isinstance(actual, Mapping):
-        return set(actual) == set(expected) and all(_same(actual[k], expected[k]) for k in actual)
-    if isinstance(expected, list) and isinstance(actual, list | tuple):
-        return len(actual) == len(expected) and all(
-            _same(a, e) for a, e in zip(actual, expected, strict=True)
-        )
-    return type(actual) is type(expected) and actual == expected
-
-
 def _score_cases() -> list[Any]:
     params = []
     for case in _vectors():
@@ -134,10 +106,7 @@ def test_score_matches_reference(name: str, case: dict[str, Any]) -> None:
     assert dimension.is_active(inputs, config)
     expected = dict(case["expected"]["dimensions"][name])
     expected.pop("explanation")
-    actual = _wire(dimension.score(inputs, config))
-    assert _same(actual, expected), json.dumps(
-        {"actual": actual, "expected": expected}, default=str, indent=1
-    )
+    assert_wire_equal(_wire(dimension.score(inputs, config)), expected)
 
 
 def _own_input_checks(name: str, expected: Mapping[str, Any]) -> list[dict[str, str]]:

@@ -14,6 +14,7 @@ from typing import Any
 
 import assay
 from assay.jsmath import js_number, js_round, to_fixed
+from assay.signals import is_number
 
 __all__ = ["DEFAULT_TIERS", "AuthorityDimension", "rank_points"]
 
@@ -85,10 +86,6 @@ def _minimum(values: Sequence[float]) -> float:
     return result
 
 
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
 class AuthorityDimension(assay.Dimension):
     """Source authority, 0-20 points, active when ``config["authority"]`` is present.
 
@@ -123,7 +120,7 @@ class AuthorityDimension(assay.Dimension):
         if not isinstance(section, Mapping):
             raise assay.AssayError("INVALID_CONFIG", "authority must be an object.", "authority")
         top_k = section.get("topK")
-        if top_k is not None and not _is_number(top_k):
+        if top_k is not None and not is_number(top_k):
             raise assay.AssayError(
                 "INVALID_CONFIG", "authority.topK must be a number.", "authority.topK"
             )
@@ -239,7 +236,7 @@ class AuthorityDimension(assay.Dimension):
 def _validate_tier(tier: Any, path: str) -> None:
     if not isinstance(tier, Mapping):
         raise assay.AssayError("INVALID_CONFIG", f"{path} must be an object.", path)
-    if not _is_number(tier.get("rank")):
+    if not is_number(tier.get("rank")):
         raise assay.AssayError("INVALID_CONFIG", f"{path}.rank must be a number.", f"{path}.rank")
     keywords = tier.get("keywords")
     if keywords is None:

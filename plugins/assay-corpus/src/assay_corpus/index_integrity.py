@@ -14,8 +14,9 @@ from collections.abc import Mapping
 from typing import Any
 
 import assay
+from assay.signals import is_finite_number, is_number
 
-from assay_corpus.numbers import is_integer, is_number
+from assay_corpus.numbers import is_integer
 
 __all__ = ["DEFAULTS", "IndexIntegrityDimension"]
 
@@ -240,7 +241,7 @@ class IndexIntegrityDimension(assay.Dimension):
 
 
 def _is_ratio(value: Any) -> bool:
-    return is_number(value) and math.isfinite(value) and 0 <= value <= 1
+    return is_finite_number(value) and 0 <= value <= 1
 
 
 def _scored(

@@ -5,17 +5,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-__all__ = ["is_integer", "is_number", "js_min"]
+from assay.signals import is_finite_number
 
-
-def is_number(value: Any) -> bool:
-    """A JSON number (``bool`` is not one, although Python makes it an ``int``)."""
-    return isinstance(value, int | float) and not isinstance(value, bool)
+__all__ = ["is_integer", "js_min"]
 
 
 def is_integer(value: Any) -> bool:
     """JavaScript ``Number.isInteger``: a finite number with no fractional part (2.0 counts)."""
-    return is_number(value) and math.isfinite(value) and value == int(value)
+    return is_finite_number(value) and float(value).is_integer()
 
 
 def js_min(a: float, b: float) -> float:

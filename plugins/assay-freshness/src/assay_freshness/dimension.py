@@ -17,8 +17,7 @@ from typing import Any
 
 import assay
 from assay.jsmath import js_number, js_round, round_to, to_fixed
-
-from assay_freshness.dates import MS_PER_DAY, epoch_ms, is_date_like
+from assay.signals import is_number, timestamp_ms
 
 __all__ = ["DEFAULTS", "FreshnessDimension", "select_age"]
 
@@ -32,6 +31,7 @@ DEFAULTS: Mapping[str, Any] = {
     "aggregation": "median",
 }
 _DAYS_PER_MONTH = 30
+MS_PER_DAY = 86_400_000
 _MISSING_DATES_PATH = "candidates[].lastUpdated"
 
 
@@ -52,10 +52,6 @@ def select_age(ages: Sequence[float], aggregation: str) -> float:
 def _setting(section: Mapping[str, Any], key: str) -> Any:
     value = section.get(key)
     return DEFAULTS[key] if value is None else value
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 class FreshnessDimension(assay.Dimension):
@@ -101,7 +97,7 @@ class FreshnessDimension(assay.Dimension):
         if not isinstance(section, Mapping):
             raise assay.AssayError("INVALID_CONFIG", "freshness must be an object.", "freshness")
         for key in ("maxAgeForFullScore", "penaltyPerMonth", "hardCutoffAge"):
-            if not _is_number(_setting(section, key)):
+            if not is_number(_setting(section, key)):
                 raise assay.AssayError(
                     "INVALID_CONFIG", f"freshness.{key} must be a number.", f"freshness.{key}"
                 )
@@ -154,7 +150,7 @@ class FreshnessDimension(assay.Dimension):
                 ],
             )
         now_ms = self._now_ms(section)
-        ages = sorted((now_ms - epoch_ms(value)) / MS_PER_DAY for value in dated)
+        ages = sorted((now_ms - stamp) / MS_PER_DAY for stamp in dated)
         age = select_age(ages, aggregation)
         selected = js_round(age)
         diagnostics["selectedAgeDays"] = selected
@@ -220,7 +216,8 @@ class FreshnessDimension(assay.Dimension):
                     "freshness.now",
                 )
             now = self._clock()
-        if not is_date_like(now) or math.isnan(ms := epoch_ms(now)):
+        ms = timestamp_ms(now)
+        if ms is None or math.isnan(ms):
             raise assay.AssayError(
                 "INVALID_CONFIG",
                 f"freshness.now must be an ISO-8601 instant or a datetime, not {now!r}.",
@@ -229,13 +226,16 @@ class FreshnessDimension(assay.Dimension):
         return ms
 
 
-def _dated(inputs: Mapping[str, Any]) -> list[Any]:
+def _dated(inputs: Mapping[str, Any]) -> list[float]:
+    """Timestamps (ms) of the candidates whose ``lastUpdated`` is a date: a datetime or a
+    string, NaN for an unparsable one. ``None``, numbers and absent keys are not dates."""
     candidates = inputs.get("candidates")
     if not isinstance(candidates, Sequence) or isinstance(candidates, str):
         raise assay.AssayError(
             "MALFORMED_INPUT", "candidates must be a list of candidates.", "candidates"
         )
-    return [c["lastUpdated"] for c in candidates if is_date_like(c.get("lastUpdated"))]
+    stamps = (timestamp_ms(c.get("lastUpdated")) for c in candidates)
+    return [stamp for stamp in stamps if stamp is not None]
 
 
 def _missing_dates(message: str) -> assay.ScoreWarning:
