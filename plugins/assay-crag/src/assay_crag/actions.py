@@ -56,7 +56,7 @@ def decompose_query(query: str, min_topic_words: int = 1) -> tuple[str, ...]:
     ``min_topic_words`` topic words (words of three or more letters that are not stop words),
     so "Who wrote Romeo and Juliet?" stays whole ("Juliet?" is too short) while "What is the
     capital of France and what is its population?" becomes two questions. Pieces are trimmed, end with ``?`` when the query
-    did, and are unique.
+    did, start with a capital letter, and are unique.
 
     When nothing splits, the seed's three variants are returned: the query itself,
     ``"What information exists about: <query>"`` and ``"<query without ?> details and
@@ -74,7 +74,8 @@ def decompose_query(query: str, min_topic_words: int = 1) -> tuple[str, ...]:
         elif question.strip():
             parts.append(question.strip())
     if len(parts) > 1:
-        shaped = [p if p.endswith("?") or not asks else p.rstrip(".") + "?" for p in parts]
+        shaped = [p[0].upper() + p[1:] for p in parts]
+        shaped = [p if p.endswith("?") or not asks else p.rstrip(".") + "?" for p in shaped]
         return tuple(dict.fromkeys(shaped))
     bare = query.rstrip("?").strip()
     return tuple(

@@ -1,0 +1,303 @@
+"""The ``assay route``, ``assay ab`` and ``assay alerts`` subcommands.
+
+Exit codes: 0 success; 1 ``assay alerts`` raised at least one alert; 2 bad input or options
+(an :class:`assay.AssayError`, printed by the root group as ``error [CODE] path: message``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import assay
+import click
+from assay.cli import EXIT_FAILED, echo_json, read_json_file
+
+__all__ = ["ab_command", "alerts_command", "route_command"]
+
+
+def _read_jsonl(path: str) -> list[tuple[int, Any]]:
+    """(line number, value) of each non-blank line of a JSON Lines file (``-``: stdin)."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise assay.AssayError(
+            assay.ErrorCode.IO_ERROR, f"cannot read {path}: {exc.strerror}"
+        ) from exc
+    records = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append((number, json.loads(line)))
+        except json.JSONDecodeError as exc:
+            raise assay.AssayError(
+                assay.ErrorCode.MALFORMED_INPUT,
+                f"not valid JSON: {exc.msg} at column {exc.colno}",
+                f"line {number}",
+            ) from exc
+    return records
+
+
+def _at_line(error: assay.AssayError, number: int) -> assay.AssayError:
+    """The same error with its path prefixed by the line number."""
+    path = (error.path or "").removeprefix("[0]").lstrip(".")
+    where = f"line {number}" + (f": {path}" if path else "")
+    return assay.AssayError(error.code, error.message, where)
+
+
+# ----------------------------------------------------------------------------------- route
+
+
+@click.command("route")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option(
+    "--mode",
+    type=click.Choice(["composite", "paper"]),
+    default="composite",
+    show_default=True,
+    help="composite: the seed's rule on the composite score; paper: per-document relevance.",
+)
+@click.option("--correct-at", type=float, default=0.7, show_default=True)
+@click.option("--incorrect-at", type=float, default=0.3, show_default=True)
+@click.option("--upper", type=float, default=None, help="paper mode upper threshold.")
+@click.option("--lower", type=float, default=None, help="paper mode lower threshold.")
+@click.option(
+    "--scorer",
+    default="lexical",
+    show_default=True,
+    help="document scorer: lexical, metric:<id> or judge:<name>.",
+)
+@click.option("--refine", is_flag=True, help="attach refined knowledge strips to the action.")
+@click.option("--json", "as_json", is_flag=True, help="print JSON instead of text.")
+def route_command(
+    file: str,
+    mode: str,
+    correct_at: float,
+    incorrect_at: float,
+    upper: float | None,
+    lower: float | None,
+    scorer: str,
+    refine: bool,
+    as_json: bool,
+) -> None:
+    """Score a retrieval's context quality and route it (correct / ambiguous / incorrect).
+
+    FILE holds one JSON object: {"query", "chunks": [{"content", "documentId", "score",
+    "rerankScore"?, "metadata"?}], "context": {"text", "tokenCount"}} ("-" reads stdin).
+    """
+    from assay_crag.composite import QualityScorer
+    from assay_crag.inputs import parse_quality_input
+    from assay_crag.router import PAPER_LOWER, PAPER_UPPER, CragRouter
+
+    quality_input = parse_quality_input(read_json_file(file))
+    router = CragRouter(
+        mode,  # type: ignore[arg-type]
+        correct_at=correct_at,
+        incorrect_at=incorrect_at,
+        upper=PAPER_UPPER if upper is None else upper,
+        lower=PAPER_LOWER if lower is None else lower,
+        scorer=scorer,
+        refine=refine,
+    )
+    result = router.classify(quality_input)
+    quality = result.quality or QualityScorer().score(quality_input)
+    if as_json:
+        echo_json({**result.to_wire(), "quality": quality.to_wire()})
+        return
+    click.echo(f"query: {quality_input.query}")
+    click.echo(
+        f"chunks: {len(quality_input.chunks)}, context tokens: {quality_input.context.token_count}"
+    )
+    click.echo("sub-scores:")
+    for name, value in list(quality.to_wire().items())[:5]:
+        click.echo(f"  {name:<22} {value:.3f}")
+    for warning in quality.warnings:
+        click.echo(f"  warning [{warning.code}] {warning.path}: {warning.message}")
+    if result.document_scores is not None:
+        shown = ", ".join("-" if s is None else f"{s:.3f}" for s in result.document_scores)
+        click.echo(f"document scores: {shown}")
+    click.echo(
+        f"classification: {result.classification} (confidence {result.confidence:.3f}, "
+        f"mode {result.mode})"
+    )
+    click.echo(f"rule: {result.rule}: {result.reason}")
+    action = result.action
+    click.echo(f"action: {action.type}")
+    for sub_query in action.sub_queries:
+        click.echo(f"  sub-query: {sub_query}")
+    if action.search_query is not None:
+        click.echo(f"  search query: {action.search_query}")
+    if action.refined_context is not None:
+        for strip in action.refined_context.strips:
+            click.echo(f"  refined [{strip.score:.3f}] {strip.text}")
+
+
+# ----------------------------------------------------------------------------------- ab
+
+
+@click.command("ab")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--alpha", type=float, default=0.05, show_default=True)
+@click.option("--confidence", type=float, default=0.95, show_default=True)
+@click.option("--resamples", type=int, default=2000, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="bootstrap seed.")
+@click.option("--min-samples", type=int, default=30, show_default=True)
+@click.option(
+    "--primary",
+    type=click.Choice(["auto", "welch", "mann-whitney", "wilcoxon"]),
+    default="auto",
+    show_default=True,
+)
+@click.option("--json", "as_json", is_flag=True, help="print JSON instead of text.")
+def ab_command(
+    file: str,
+    alpha: float,
+    confidence: float,
+    resamples: int,
+    seed: int,
+    min_samples: int,
+    primary: str,
+    as_json: bool,
+) -> None:
+    """Analyse an A/B test of two retrieval variants.
+
+    FILE is JSON Lines, one result per line: {"variant": "control"|"treatment", "queryId",
+    "qualityScore": number or {"overall"}, "latencyMs", "timestamp"?}.
+    """
+    from assay_crag.ab import analyze_ab_test, parse_ab_results
+
+    results = []
+    for number, record in _read_jsonl(file):
+        try:
+            results.extend(parse_ab_results([record]))
+        except assay.AssayError as error:
+            raise _at_line(error, number) from error
+    analysis = analyze_ab_test(
+        results,
+        alpha=alpha,
+        confidence=confidence,
+        bootstrap_resamples=resamples,
+        seed=seed,
+        min_samples=min_samples,
+        primary=primary,  # type: ignore[arg-type]
+    )
+    if as_json:
+        echo_json(analysis.to_wire())
+        return
+    a = analysis
+
+    def pct(x: float | None) -> str:
+        return "n/a" if x is None else f"{x:+.1%}"
+
+    click.echo(
+        f"control:   n={a.control_sample_size}  quality {a.control_avg_quality:.4f}  "
+        f"latency {a.control_avg_latency:.1f} ms"
+    )
+    click.echo(
+        f"treatment: n={a.treatment_sample_size}  quality {a.treatment_avg_quality:.4f}  "
+        f"latency {a.treatment_avg_latency:.1f} ms"
+    )
+    click.echo(
+        f"quality improvement {pct(a.quality_improvement)}, latency change {pct(a.latency_change)}"
+    )
+    click.echo(
+        f"difference {a.difference:+.4f}, {a.confidence:.0%} bootstrap CI "
+        f"[{a.ci_low:+.4f}, {a.ci_high:+.4f}] (seed {a.seed}, {a.bootstrap_resamples} "
+        "resamples)"
+    )
+    effect = "n/a" if a.effect_size is None else f"{a.effect_size:.3f}"
+    click.echo(
+        f"effect size {a.effect_size_kind} {effect}, P(treatment > control) "
+        f"{a.probability_of_superiority:.3f}"
+    )
+    for test in (a.welch, a.mann_whitney, a.wilcoxon):
+        if test is not None:
+            stat = "n/a" if test.statistic is None else f"{test.statistic:.4g}"
+            p = "n/a" if test.p_value is None else f"{test.p_value:.4g}"
+            click.echo(f"  {test.name:<13} statistic {stat:<10} p {p:<10} n {test.n}")
+    verdict = "significant" if a.is_significant else "not significant"
+    p_text = "n/a" if a.p_value is None else f"{a.p_value:.4g}"
+    click.echo(f"{verdict} at alpha {a.alpha:g} ({a.primary_test}, p {p_text})")
+    for warning in a.warnings:
+        click.echo(f"warning: {warning}")
+
+
+# ----------------------------------------------------------------------------------- alerts
+
+
+def _score_of(record: Any, number: int) -> float:
+    if isinstance(record, dict):
+        for key in ("overall", "qualityScore", "score"):
+            if key in record:
+                value = record[key]
+                return _score_of(value, number) if isinstance(value, dict) else value
+        raise assay.AssayError(
+            assay.ErrorCode.INVALID_INPUT,
+            "expected a number or an object with overall, qualityScore or score",
+            f"line {number}",
+        )
+    return record  # type: ignore[no-any-return]
+
+
+@click.command("alerts")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--baseline", type=float, required=True, help="baseline mean quality.")
+@click.option("--window", type=int, default=50, show_default=True, help="recent scores averaged.")
+@click.option("--degradation", type=float, default=0.15, show_default=True)
+@click.option("--critical-below", type=float, default=0.4, show_default=True)
+@click.option("--batch", is_flag=True, help="check all scores at once (the seed's check).")
+@click.option("--json", "as_json", is_flag=True, help="print alerts as JSON Lines.")
+@click.pass_context
+def alerts_command(
+    ctx: click.Context,
+    file: str,
+    baseline: float,
+    window: int,
+    degradation: float,
+    critical_below: float,
+    batch: bool,
+    as_json: bool,
+) -> None:
+    """Check a stream of quality scores for degradation, critical lows and change points.
+
+    FILE is JSON Lines: a number per line, or an object with "overall", "qualityScore" or
+    "score". Streams the scores through a monitor (window alerts once the window is full, or
+    at the last score of a shorter file; change points by Page-Hinkley) unless --batch.
+    Exit 0 when no alert is raised, 1 when any is.
+    """
+    from assay_crag.alerts import AlertConfig, QualityMonitor, check_quality_alerts
+
+    records = _read_jsonl(file)
+    scores = []
+    for number, record in records:
+        value = _score_of(record, number)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise assay.AssayError(
+                assay.ErrorCode.INVALID_INPUT,
+                f"expected a number, got {value!r}",
+                f"line {number}",
+            )
+        scores.append(float(value))
+    if not scores:
+        raise assay.AssayError(assay.ErrorCode.INVALID_INPUT, "no scores in the file", file)
+    config = AlertConfig(degradation=degradation, critical_below=critical_below)
+    if batch:
+        alerts = list(check_quality_alerts(scores, baseline, config))
+    else:
+        monitor = QualityMonitor(
+            baseline, window=window, min_scores=min(window, len(scores)), config=config
+        )
+        alerts = monitor.observe_many(scores)
+    if as_json:
+        for alert in alerts:
+            echo_json(alert.to_dict(), pretty=False)
+    else:
+        click.echo(f"{len(scores)} scores, baseline {baseline:g}: {len(alerts)} alert(s)")
+        for alert in alerts:
+            where = "" if alert.index is None else f" at #{alert.index}"
+            click.echo(f"  {alert.severity.upper():<8} {alert.type}{where}: {alert.message}")
+    if alerts:
+        ctx.exit(EXIT_FAILED)
