@@ -20,21 +20,22 @@ equal to the threshold, no success flag) the metric is not used and a warning sa
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 import assay
+from assay.cli import read_json_file
 
 from assay_bridges.extraction import (
     BridgeResult,
     MetricMapping,
     MetricMappings,
     SignalCollector,
+    is_real_number,
+    record_field,
     resolve_mappings,
 )
-from assay_bridges.plain import is_number
 
 __all__ = [
     "DEEPEVAL_METRICS",
@@ -54,22 +55,11 @@ DEEPEVAL_METRICS: dict[str, MetricMapping] = {
 """Default DeepEval metric names (``metric.__name__``) -> signals."""
 
 
-def _field(record: Any, *names: str) -> Any:
-    """The first of ``names`` present on ``record`` (a dict key or an attribute), else None."""
-    for name in names:
-        if isinstance(record, Mapping):
-            if name in record:
-                return record[name]
-        elif hasattr(record, name):
-            return getattr(record, name)
-    return None
-
-
 def stated_direction(score: Any, threshold: Any, success: Any) -> bool | None:
     """What a record's own verdict implies: ``True`` when higher is better, ``False`` when lower
     is better, ``None`` when it cannot tell (a missing or non-finite value, a score equal to the
     threshold, where both directions pass)."""
-    if not (is_number(score) and is_number(threshold) and isinstance(success, bool)):
+    if not (is_real_number(score) and is_real_number(threshold) and isinstance(success, bool)):
         return None
     if score != score or threshold != threshold or score == threshold:  # NaN or a tie
         return None
@@ -93,17 +83,17 @@ def _extract(
 ) -> BridgeResult:
     collector = SignalCollector(mappings)
     for metric in metrics_data:
-        name = _field(metric, "name", "__name__", "metric")
+        name = record_field(metric, "name", "__name__", "metric")
         if not isinstance(name, str):
             continue
-        score = _field(metric, "score")
+        score = record_field(metric, "score")
         collector.offer(
             name,
             score,
             stated_higher_is_better=stated_direction(
-                score, _field(metric, "threshold"), _field(metric, "success")
+                score, record_field(metric, "threshold"), record_field(metric, "success")
             ),
-            error=_field(metric, "error"),
+            error=record_field(metric, "error"),
         )
     return collector.result(sample_id)
 
@@ -128,8 +118,8 @@ def from_deepeval_metrics(
 def _from_test_case(
     test_case: Any, mappings: Mapping[str, MetricMapping], path: str
 ) -> BridgeResult:
-    metrics_data = _field(test_case, "metrics_data", "metricsData")
-    name = _field(test_case, "name")
+    metrics_data = record_field(test_case, "metrics_data", "metricsData")
+    name = record_field(test_case, "name")
     return _extract(
         _metrics_list(metrics_data, f"{path}.metricsData"),
         mappings,
@@ -149,7 +139,7 @@ def from_deepeval_test_result(
 
 
 def _is_metric_record(item: Any) -> bool:
-    return _field(item, "score") is not None or _field(item, "threshold") is not None
+    return record_field(item, "score") is not None or record_field(item, "threshold") is not None
 
 
 def from_deepeval(result: Any, *, metrics: MetricMappings | None = None) -> list[BridgeResult]:
@@ -161,12 +151,12 @@ def from_deepeval(result: Any, *, metrics: MetricMappings | None = None) -> list
     if isinstance(result, Mapping) and ("testRunData" in result or "testCases" in result):
         return from_deepeval_test_run(result, metrics=metrics)
     mappings = resolve_mappings(DEEPEVAL_METRICS, metrics)
-    test_results = _field(result, "test_results", "testResults")
+    test_results = record_field(result, "test_results", "testResults")
     if test_results is not None:
         items = _metrics_list(test_results, "testResults")
     elif isinstance(result, Iterable) and not isinstance(result, str | bytes | Mapping):
         items = list(result)
-    elif _field(result, "metrics_data", "metricsData") is not None:
+    elif record_field(result, "metrics_data", "metricsData") is not None:
         items = [result]
     else:
         raise assay.AssayError(
@@ -221,17 +211,5 @@ def read_deepeval_test_run(
     :raises AssayError: ``IO_ERROR`` when unreadable; ``MALFORMED_INPUT`` when not JSON or not a
         test run.
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise assay.AssayError(
-            assay.ErrorCode.IO_ERROR, f"cannot read {path}: {exc.strerror}"
-        ) from exc
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise assay.AssayError(
-            assay.ErrorCode.MALFORMED_INPUT,
-            f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
-        ) from exc
+    document = read_json_file(str(path))
     return from_deepeval_test_run(document, metrics=metrics)

@@ -16,6 +16,7 @@ The framework adapters (:mod:`~assay_bridges.ragas`, :mod:`~assay_bridges.deepev
 from __future__ import annotations
 
 import math
+import numbers
 import re
 from collections.abc import Mapping
 from typing import Any, Literal
@@ -23,7 +24,6 @@ from typing import Any, Literal
 import assay
 import attrs
 
-from assay_bridges.plain import is_number
 from assay_bridges.signals import EvaluationSignals
 
 __all__ = [
@@ -34,7 +34,9 @@ __all__ = [
     "MetricMappings",
     "SignalCollector",
     "WarningCode",
+    "is_real_number",
     "normalize_metric_name",
+    "record_field",
     "resolve_mappings",
 ]
 
@@ -73,6 +75,25 @@ class WarningCode:
     """A second metric maps to a signal already filled (severity info); the first one wins."""
 
 
+def is_real_number(value: Any) -> bool:
+    """A real number (NaN and infinities included), never a boolean. Wider than
+    :func:`assay.signals.is_number` on purpose: frames and evaluators hand over NumPy scalars
+    (``numpy.float32``, ``numpy.int64``) that are not Python floats."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def record_field(record: Any, *names: str) -> Any:
+    """The first of ``names`` present on ``record`` (a dict key, or an attribute of an object),
+    else ``None``: evaluator results arrive both as objects and as their JSON dicts."""
+    for name in names:
+        if isinstance(record, Mapping):
+            if name in record:
+                return record[name]
+        elif hasattr(record, name):
+            return getattr(record, name)
+    return None
+
+
 def normalize_metric_name(name: str) -> str:
     """Lower case, runs of spaces and dashes as one underscore: ``"Answer Relevancy"`` ->
     ``"answer_relevancy"``. Other characters are kept (``"rouge_score(mode=fmeasure)"``)."""
@@ -108,7 +129,7 @@ class MetricMapping:
                 "signal",
             )
         low_high_ok = len(self.scale) == 2 and all(
-            is_number(bound) and math.isfinite(bound) for bound in self.scale
+            is_real_number(bound) and math.isfinite(bound) for bound in self.scale
         )
         if not low_high_ok or not self.scale[0] < self.scale[1]:
             raise assay.AssayError(
@@ -198,7 +219,7 @@ def _value_of(raw: Any) -> Any:
     RAGAS ``MetricResult``)."""
     if isinstance(raw, Mapping):
         return raw.get("value")
-    if not is_number(raw) and hasattr(raw, "value") and not isinstance(raw, str):
+    if not is_real_number(raw) and hasattr(raw, "value") and not isinstance(raw, str):
         return raw.value
     return raw
 
@@ -249,7 +270,7 @@ class SignalCollector:
             self.warn(WarningCode.FAILED, "warn", f"metric {name!r} failed: {error}", name)
             return
         value = _value_of(raw)
-        if not is_number(value) or math.isnan(value):
+        if not is_real_number(value) or math.isnan(value):
             self.warn(
                 WarningCode.UNDETERMINED,
                 "warn",

@@ -9,11 +9,11 @@ return (RAGAS rows, DeepEval ``MetricData``, TruLens rows and ``FeedbackResult``
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Mapping
 from typing import Any
 
 import assay
+from assay.signals import is_number
 
 from assay_bridges.signals import EvaluationSignals
 
@@ -22,7 +22,6 @@ __all__ = [
     "from_deepeval_like",
     "from_ragas_like",
     "from_trulens_like",
-    "is_number",
 ]
 
 _CUSTOM_SCORE_KEYS: tuple[tuple[str, str], ...] = (
@@ -33,12 +32,6 @@ _CUSTOM_SCORE_KEYS: tuple[tuple[str, str], ...] = (
     ("citationCount", "citation_count"),
     ("conflictingCandidateCount", "conflicting_candidate_count"),
 )
-
-
-def is_number(value: Any) -> bool:
-    """JavaScript ``typeof value === "number"``: a real number (NaN and infinities included),
-    never a boolean. NumPy floats and integers count."""
-    return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
 def _require_mapping(result: Any, adapter: str) -> Mapping[str, Any]:

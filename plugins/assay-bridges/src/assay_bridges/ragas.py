@@ -23,9 +23,9 @@ from assay_bridges.extraction import (
     MetricMapping,
     MetricMappings,
     SignalCollector,
+    is_real_number,
     resolve_mappings,
 )
-from assay_bridges.plain import is_number
 
 __all__ = ["RAGAS_METRICS", "from_ragas", "from_ragas_row"]
 
@@ -64,7 +64,7 @@ def _is_metric_cell(column: str, cell: Any, collector: SignalCollector) -> bool:
         return False
     if cell is None:
         return collector.is_mapped(column)
-    return is_number(cell) or (
+    return is_real_number(cell) or (
         not isinstance(cell, str | bytes | list | tuple)
         and (hasattr(cell, "value") or (isinstance(cell, Mapping) and "value" in cell))
     )

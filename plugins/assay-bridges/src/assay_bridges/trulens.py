@@ -26,6 +26,7 @@ from assay_bridges.extraction import (
     MetricMapping,
     MetricMappings,
     SignalCollector,
+    record_field,
     resolve_mappings,
 )
 
@@ -139,10 +140,6 @@ def from_trulens(
     return [_extract_row(row, mappings, names, f"[{i}]") for i, row in enumerate(rows)]
 
 
-def _field(record: Any, name: str) -> Any:
-    return record.get(name) if isinstance(record, Mapping) else getattr(record, name, None)
-
-
 def from_trulens_feedback(results: Any, *, metrics: MetricMappings | None = None) -> BridgeResult:
     """Signals from the ``FeedbackResult`` objects (or dicts) of one record.
 
@@ -164,16 +161,16 @@ def from_trulens_feedback(results: Any, *, metrics: MetricMappings | None = None
     collector = SignalCollector(resolve_mappings(TRULENS_METRICS, metrics))
     record_ids = set()
     for result in results:
-        name = _field(result, "name")
+        name = record_field(result, "name")
         if not isinstance(name, str):
             continue
-        record_ids.add(_field(result, "record_id"))
-        status = _field(result, "status")
+        record_ids.add(record_field(result, "record_id"))
+        status = record_field(result, "status")
         status = str(getattr(status, "value", status) or "").lower()
-        error = _field(result, "error")
+        error = record_field(result, "error")
         if status == "failed" and not error:
             error = "feedback status is failed"
-        value = _field(result, "result") if status in ("", "done") else None
+        value = record_field(result, "result") if status in ("", "done") else None
         collector.offer(name, value, error=error)
     record_id = next(iter(record_ids)) if len(record_ids) == 1 else None
     return collector.result(record_id if isinstance(record_id, str) else None)

@@ -1,0 +1,31 @@
+"""Shared fixtures: the real evaluator outputs in ../shared/data/evaluator-outputs/, read in place."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+EVALUATOR_OUTPUTS = Path(__file__).resolve().parents[3].parent / "shared/data/evaluator-outputs"
+
+
+def _load(name: str) -> Any:
+    # trulens_outputs.json carries bare NaN tokens (pending feedback); Python's json reads them.
+    return json.loads((EVALUATOR_OUTPUTS / name).read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session")
+def ragas_outputs() -> dict[str, Any]:
+    return _load("ragas_outputs.json")
+
+
+@pytest.fixture(scope="session")
+def deepeval_outputs() -> dict[str, Any]:
+    return _load("deepeval_outputs.json")
+
+
+@pytest.fixture(scope="session")
+def trulens_outputs() -> dict[str, Any]:
+    return _load("trulens_outputs.json")
