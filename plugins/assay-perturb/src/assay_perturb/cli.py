@@ -1,0 +1,210 @@
+"""``assay perturb``: ``init`` and ``check`` subcommands.
+
+Exit codes of ``check`` (seed 003, plus CI floors):
+
+* 0: report written (signals may still be concerning);
+* 1: configuration or cases-directory problem (nothing was run);
+* 2: the decision field is missing or every baseline invocation failed (report still written);
+* 3: ``--min-invariance`` / ``--min-sensitivity`` given and the overall signal is below it (or
+  could not be computed).
+
+``init`` exits 0 when the example ran and gave a scalar decision, 1 on a configuration problem,
+2 when the pipeline failed or the decision field is missing or not a scalar.
+Only click and assay are imported here; the work is imported when a command runs.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import assay
+import click
+
+__all__ = ["EXIT_BASELINE", "EXIT_CONFIG", "EXIT_FLOOR", "EXIT_OK", "perturb"]
+
+EXIT_OK = 0
+EXIT_CONFIG = 1
+EXIT_BASELINE = 2
+EXIT_FLOOR = 3
+
+CONFIG_CODES = frozenset(
+    {
+        "CONFIG_NOT_FOUND",
+        "INVALID_CONFIG",
+        "CASES_DIR",
+        "MALFORMED_CASE",
+        "INVALID_INPUT",
+        "INVALID_VARIANT",
+    }
+)
+"""Error codes that mean "configuration or cases-directory problem" (exit 1)."""
+
+
+def _config_problem(ctx: click.Context, error: assay.AssayError) -> None:
+    from assay.cli import format_error
+
+    click.echo(format_error(error), err=True)
+    ctx.exit(EXIT_CONFIG)
+
+
+@click.group("perturb")
+def perturb() -> None:
+    """Robustness of a RAG pipeline run as a command: does it read substance, not presentation?
+
+    Perturbs each case's retrieved context (reorder, pad: the decision should hold; swap the key
+    evidence for a counterfactual: it should change) and reports invariance and sensitivity.
+    """
+
+
+@perturb.command("init")
+@click.option("--command", "command", help="The pipeline command (run without a shell).")
+@click.option(
+    "--field",
+    default="decision",
+    show_default=True,
+    help="Dotted path of the decision in the pipeline's JSON output.",
+)
+@click.option(
+    "--type",
+    "decision_type",
+    type=click.Choice(["enum", "string", "numeric"]),
+    default="enum",
+    show_default=True,
+)
+@click.option("--cases", default="cases", show_default=True, help="Cases directory.")
+@click.option("--force", is_flag=True, help="Overwrite an existing config and example case.")
+@click.pass_context
+def init_command(
+    ctx: click.Context,
+    command: str | None,
+    field: str,
+    decision_type: str,
+    cases: str,
+    force: bool,
+) -> None:
+    """Write assay-perturb.yaml and cases/example.md, then run the pipeline on the example.
+
+    Exit 0: ready; 1: configuration problem; 2: the pipeline failed, or the decision field is
+    missing or not a scalar (arrays and nested objects are not supported).
+    """
+    from assay_perturb.init import init_project
+
+    try:
+        outcome = init_project(
+            command=command, field=field, decision_type=decision_type, cases=cases, force=force
+        )
+    except assay.AssayError as error:
+        if error.code in CONFIG_CODES:
+            _config_problem(ctx, error)
+        raise
+    for path in outcome.wrote:
+        click.echo(f"wrote {path}")
+    for path in outcome.kept:
+        click.echo(f"kept existing {path}")
+    if not outcome.ok:
+        click.echo(f"error: {outcome.problem}", err=True)
+        ctx.exit(EXIT_BASELINE)
+    click.echo(
+        f"pipeline ran on the example: decision = {outcome.decision!r} (a scalar). "
+        "Next: add cases, then run `assay perturb check`."
+    )
+
+
+def _floor(name: str, value: float | None, floor: float | None) -> str | None:
+    if floor is None:
+        return None
+    if value is None:
+        return f"{name} could not be computed (no scored variants); floor {floor:g}"
+    if value < floor:
+        return f"{name} {value:.3f} is below the floor {floor:g}"
+    return None
+
+
+@perturb.command("check")
+@click.option("--config", "config_path", default="assay-perturb.yaml", show_default=True)
+@click.option("--run-dir", default="assay-perturb", show_default=True)
+@click.option("--only", multiple=True, help="Run only this case (repeatable).")
+@click.option("--jobs", type=click.IntRange(min=1), help="Invocations in parallel.")
+@click.option("--no-cache", is_flag=True, help="Run every invocation, ignoring the cache.")
+@click.option(
+    "--baseline-runs",
+    type=click.IntRange(min=1),
+    help="Baseline repeats per case (measures the pipeline's nondeterminism).",
+)
+@click.option("--min-invariance", type=click.FloatRange(0, 1), help="Exit 3 below this.")
+@click.option("--min-sensitivity", type=click.FloatRange(0, 1), help="Exit 3 below this.")
+@click.option("--quiet", is_flag=True, help="No progress lines on standard error.")
+@click.pass_context
+def check_command(
+    ctx: click.Context,
+    config_path: str,
+    run_dir: str,
+    only: tuple[str, ...],
+    jobs: int | None,
+    no_cache: bool,
+    baseline_runs: int | None,
+    min_invariance: float | None,
+    min_sensitivity: float | None,
+    quiet: bool,
+) -> None:
+    """Run every case's baseline and variants through the pipeline; print and write the report.
+
+    Exit 0: report written; 1: configuration or cases problem; 2: decision field missing or
+    every baseline failed; 3: a --min-* floor not met.
+    """
+    from assay_perturb.check import run_check
+    from assay_perturb.config import load_config
+    from assay_perturb.report_text import text_report
+
+    done = [0]
+
+    def progress(invocation: Any, result: Any) -> None:
+        done[0] += 1
+        if not quiet and not result.cached:
+            status = "ok" if result.completed else "FAILED"
+            click.echo(f"[{done[0]}] {invocation.case} / {invocation.variant}: {status}", err=True)
+
+    try:
+        config, text = load_config(config_path)
+        run = run_check(
+            config,
+            run_dir=run_dir,
+            config_text=text,
+            only=only,
+            jobs=jobs,
+            use_cache=False if no_cache else None,
+            baseline_runs=baseline_runs,
+            on_result=progress,
+        )
+    except assay.AssayError as error:
+        if error.code in CONFIG_CODES:
+            _config_problem(ctx, error)
+        raise
+    except KeyboardInterrupt:
+        click.echo(
+            f"interrupted: {done[0]} finished invocation(s) kept in {run_dir}/; "
+            "a re-run reuses them",
+            err=True,
+        )
+        sys.exit(130)
+    click.echo(text_report(run), nl=False)
+    click.echo(f"report: {run_dir}/report.html, results: {run_dir}/results.json")
+    if run.all_baselines_failed:
+        reasons = sorted({o.failure or "" for c in run.cases for o in c.baseline_runs})
+        click.echo(
+            "error: every baseline invocation failed (" + "; ".join(reasons)[:500] + ")", err=True
+        )
+        ctx.exit(EXIT_BASELINE)
+    problems = [
+        p
+        for p in (
+            _floor("invariance", run.invariance, min_invariance),
+            _floor("sensitivity", run.sensitivity, min_sensitivity),
+        )
+        if p
+    ]
+    for problem in problems:
+        click.echo(f"error: {problem}", err=True)
+    if problems:
+        ctx.exit(EXIT_FLOOR)
