@@ -1,1 +1,14 @@
 """Hook implementations of assay-calibration (loaded at discovery; imports nothing heavy)."""
+
+from __future__ import annotations
+
+import assay
+import click
+
+
+@assay.hookimpl
+def assay_cli(cli: click.Group) -> None:
+    """Add ``assay calibrate``."""
+    from assay_calibration.cli import calibrate_command
+
+    cli.add_command(calibrate_command)

@@ -1,0 +1,111 @@
+"""Reading calibration history from a JSONL file, with errors that name the line.
+
+One JSON object per line, ``{"total": 0-100, "outcome": "...", "recommendedAction"?: "..."}``;
+blank lines are skipped. The analysis itself is
+:func:`assay_calibration.score_bands.analyze_calibration`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import assay
+import attrs
+
+from assay_calibration.score_bands import (
+    CalibrationConfig,
+    CalibrationReport,
+    analyze_calibration,
+)
+
+__all__ = ["CalibrationRun", "read_history", "run_calibration"]
+
+_SAMPLE_PATH = re.compile(r"^samples\[(\d+)\](?:\.(.*))?$")
+
+
+def read_history(path: str | Path) -> tuple[list[Any], list[int]]:
+    """The parsed records of a JSONL file and the 1-based line number of each.
+
+    :raises AssayError: ``IO_ERROR`` when the file cannot be read; ``MALFORMED_INPUT`` with path
+        ``<file>:<line>`` when a line is not JSON.
+    """
+    name = Path(path).name
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise assay.AssayError("IO_ERROR", f"cannot read {path}: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise assay.AssayError("MALFORMED_INPUT", f"{path} is not UTF-8 text: {exc}") from exc
+    records: list[Any] = []
+    lines: list[int] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise assay.AssayError(
+                "MALFORMED_INPUT",
+                f"not valid JSON: {exc.msg} at column {exc.colno}",
+                f"{name}:{number}",
+                {"line": number},
+            ) from exc
+        lines.append(number)
+    return records, lines
+
+
+@attrs.frozen
+class CalibrationRun:
+    """What ``assay calibrate`` computed for one file.
+
+    Attributes:
+        source: the file name shown in reports.
+        report: the score-band analysis.
+        probabilities: each record's ``total / 100``, in file order.
+        outcomes: each record's outcome as 1 (positive) or 0, in file order.
+    """
+
+    source: str
+    report: CalibrationReport
+    probabilities: tuple[float, ...]
+    outcomes: tuple[int, ...]
+
+
+def run_calibration(
+    path: str | Path, config: CalibrationConfig | Mapping[str, Any] | None = None
+) -> CalibrationRun:
+    """Read ``path`` and analyse it; errors in a record name its line.
+
+    :raises AssayError: as :func:`read_history`; ``INVALID_CONFIG`` for the config; the
+        record errors of :func:`~assay_calibration.score_bands.analyze_calibration` with the path
+        rewritten from ``samples[i].field`` to ``<file>:<line>.field`` (``<file>`` alone when the
+        file holds no record).
+    """
+    name = Path(path).name
+    records, lines = read_history(path)
+    try:
+        report = analyze_calibration(records, config)
+    except assay.AssayError as error:
+        raise _located(error, name, lines) from None
+    positives = set(report.config.positive_outcomes)
+    return CalibrationRun(
+        source=name,
+        report=report,
+        probabilities=tuple(record["total"] / 100 for record in records),
+        outcomes=tuple(int(record["outcome"] in positives) for record in records),
+    )
+
+
+def _located(error: assay.AssayError, name: str, lines: list[int]) -> assay.AssayError:
+    if error.path == "samples":
+        return assay.AssayError(error.code, "holds no records", name)
+    match = _SAMPLE_PATH.match(error.path or "")
+    if not match:
+        return error
+    line = lines[int(match.group(1))]
+    field = f".{match.group(2)}" if match.group(2) else ""
+    return assay.AssayError(error.code, error.message, f"{name}:{line}{field}", {"line": line})
