@@ -26,6 +26,7 @@ from assay._scorecard.engine import (
 )
 from assay._scorecard.policy import ScorecardEvidence, ThresholdActionPolicy
 from assay._scorecard.presets import Preset
+from assay._scorecard.render import render_text
 from assay._scorecard.types import (
     ActionPolicyConfig,
     Candidate,
@@ -115,6 +116,7 @@ __all__ = [
     "hookimpl",
     "hookspec",
     "register",
+    "render_text",
     "reset_default_registry",
     "scorecard_to_wire",
     "scoring_config_from_wire",

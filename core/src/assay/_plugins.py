@@ -139,7 +139,8 @@ class PluginHost:
             unknown = [
                 attr
                 for attr in dir(module)
-                if attr.startswith("assay_") and not hasattr(self.pm.hook, attr)
+                if attr.startswith("assay_")
+                and getattr(getattr(self.pm.hook, attr, None), "spec", None) is None
             ]
             if unknown:
                 self.pm.unregister(name=name)

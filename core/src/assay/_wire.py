@@ -240,12 +240,16 @@ _TAGS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 
 
 def to_json_safe(value: Any, *, nonfinite: str = "tagged") -> Any:
-    """A copy of ``value`` that ``json.dumps(allow_nan=False)`` accepts.
+    """A copy of ``value`` that ``json.dumps(allow_nan=False)`` accepts; integral floats
+    become ints.
 
     :param nonfinite: ``"tagged"`` writes ``{"$float": "NaN"}`` (round-trips through
         :func:`from_json_safe`); ``"null"`` writes ``None``.
     """
-    if isinstance(value, float) and not math.isfinite(value):
+    if isinstance(value, float):
+        if math.isfinite(value):
+            # integral numbers print without a fraction, as the reference emits them (25, not 25.0)
+            return int(value) if value.is_integer() and abs(value) < 2**53 else value
         if nonfinite == "null":
             return None
         return {

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import sys
+import warnings
+
 import click
 
+from assay._errors import AssayError, PluginLoadWarning
+
 from assay._plugins import PluginHost
-from assay.cli import AssayGroup
+from assay.cli import EXIT_USAGE, AssayGroup, format_error
 
 
 def build_cli(host: PluginHost | None = None) -> click.Group:
@@ -24,6 +29,22 @@ def build_cli(host: PluginHost | None = None) -> click.Group:
     return cli
 
 
+def _show_plugin_warning(message, category, filename, lineno, file=None, line=None):  # type: ignore[no-untyped-def]
+    if issubclass(category, PluginLoadWarning):
+        click.echo(f"warning: {message}", err=True)
+    else:
+        _default_showwarning(message, category, filename, lineno, file, line)
+
+
+_default_showwarning = warnings.showwarning
+
+
 def main() -> None:
-    """Console-script entry point."""
-    build_cli()()
+    """Console-script entry point: plugin warnings print as one line on standard error."""
+    warnings.showwarning = _show_plugin_warning
+    try:
+        cli = build_cli()
+    except AssayError as error:  # strict plugin loading: a broken plugin stops the CLI cleanly
+        click.echo(format_error(error), err=True)
+        sys.exit(EXIT_USAGE)
+    cli()

@@ -1,0 +1,124 @@
+"""``assay score``: score answers from JSON and print their scorecards."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator, Mapping
+from typing import IO, Any
+
+import click
+
+from assay._errors import AssayError, ErrorCode
+from assay._scorecard.engine import Scorer, create_scorer
+from assay._scorecard.render import render_text
+from assay._wire import from_json_safe, scorecard_to_wire, to_json_safe
+from assay.cli import EXIT_USAGE, read_json_file
+
+
+def _split_request(record: Any, where: str) -> tuple[Mapping[str, Any], Any]:
+    if not isinstance(record, Mapping):
+        raise AssayError(ErrorCode.MALFORMED_INPUT, f"{where} must be a JSON object")
+    if "inputs" in record:
+        unknown = sorted(set(record) - {"inputs", "config", "id"})
+        if unknown:
+            raise AssayError(
+                ErrorCode.MALFORMED_INPUT,
+                f"unknown key(s) {', '.join(unknown)}; expected inputs, config and optional id",
+                unknown[0],
+            )
+        return record["inputs"], record.get("config")
+    return record, None
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(to_json_safe(value), ensure_ascii=False, allow_nan=False)
+
+
+class _ScorerCache:
+    """One scorer per distinct config, so a stream with one config validates it once."""
+
+    def __init__(self, default_config: Any) -> None:
+        self.default_config = default_config
+        self._scorers: dict[str, Scorer] = {}
+
+    def get(self, config: Any) -> Scorer:
+        config = self.default_config if config is None else config
+        key = json.dumps(to_json_safe(config), sort_keys=True)
+        scorer = self._scorers.get(key)
+        if scorer is None:
+            scorer = self._scorers[key] = create_scorer(config)
+        return scorer
+
+
+def _stream(handle: IO[str], cache: _ScorerCache) -> Iterator[tuple[str, bool]]:
+    for number, line in enumerate(handle, start=1):
+        if not line.strip():
+            continue
+        try:
+            try:
+                record = from_json_safe(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise AssayError(
+                    ErrorCode.MALFORMED_INPUT, f"line {number} is not valid JSON: {exc.msg}"
+                ) from exc
+            inputs, config = _split_request(record, f"line {number}")
+            scorecard = cache.get(config).compute(inputs)
+            yield _dumps(scorecard_to_wire(scorecard)), True
+        except AssayError as error:
+            yield _dumps({"error": {**error.to_dict(), "line": number}}), False
+
+
+@click.command("score")
+@click.argument("file", type=click.Path(allow_dash=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the scorecard in the wire shape.")
+@click.option(
+    "--jsonl",
+    is_flag=True,
+    help="Stream: one JSON object per input line, one scorecard (or error record) per output line.",
+)
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(exists=True, dir_okay=False),
+    help="A JSON config used for every input that carries none.",
+)
+@click.pass_context
+def score_command(
+    ctx: click.Context, file: str, as_json: bool, jsonl: bool, config_file: str | None
+) -> None:
+    """Score RAG answers and print their confidence scorecards.
+
+    FILE (or - for standard input) holds one JSON object {"inputs": ..., "config": ...} in the
+    seed's camelCase wire shape (a bare inputs object is accepted too). With --jsonl, every line
+    is such an object and every output line is its scorecard or
+    {"error": {"code", "message", "path", "line"}}; memory stays constant.
+
+    Exit codes: 0 scored; 2 bad input or configuration (with --jsonl: any line failed).
+    Non-finite numbers are written as {"$float": "NaN"}.
+    """
+    default_config = read_json_file(config_file) if config_file else None
+    if jsonl:
+        cache = _ScorerCache(default_config)
+        failed = False
+        if file == "-":
+            handle: IO[str] = sys.stdin
+        else:
+            try:
+                handle = open(file, encoding="utf-8")  # noqa: SIM115 - closed below
+            except OSError as exc:
+                raise AssayError(ErrorCode.IO_ERROR, f"cannot read {file}: {exc.strerror}") from exc
+        try:
+            for text, ok in _stream(handle, cache):
+                failed |= not ok
+                click.echo(text)
+        finally:
+            if handle is not sys.stdin:
+                handle.close()
+        ctx.exit(EXIT_USAGE if failed else 0)
+    inputs, config = _split_request(from_json_safe(read_json_file(file)), file)
+    scorecard = create_scorer(default_config if config is None else config).compute(inputs)
+    if as_json:
+        click.echo(json.dumps(to_json_safe(scorecard_to_wire(scorecard)), indent=2))
+    else:
+        click.echo(render_text(scorecard))

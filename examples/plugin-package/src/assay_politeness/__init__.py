@@ -1,0 +1,1 @@
+"""Example assay plugin: a politeness dimension."""

@@ -1,0 +1,1 @@
+"""Deliberately broken assay plugin (test fixture)."""

@@ -1,0 +1,32 @@
+"""The scorecard examples run and print what their headers say."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_example(*args: str) -> str:
+    result = subprocess.run(
+        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, check=True, timeout=120
+    )
+    return result.stdout
+
+
+def test_score_answers_prints_each_scorecard_and_the_action_summary() -> None:
+    out = run_example("examples/score_answers.py")
+    for answer_id in (
+        "policy-lookup",
+        "no-conflict-signal",
+        "multi-hop-weak",
+        "documents-silent",
+        "conflicting-sources",
+    ):
+        assert f"=== {answer_id}" in out
+    assert "Score 100/100  Strong (green)  ->  ANSWER" in out
+    assert "Warning 'missing-conflict-signal' matched reviewOnWarnings policy." in out
+    assert "Documents do not address this question (documentsSilent is true)." in out
+    assert out.strip().splitlines()[-1] == "answer: 2, review: 1, abstain: 2"
