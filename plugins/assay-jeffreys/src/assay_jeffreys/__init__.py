@@ -1,0 +1,89 @@
+"""assay-jeffreys: calibrated pass / fail / escalate decisions from quality scores.
+
+Beta hypotheses per dimension (high and low quality) calibrated from labeled history, a
+combined Bayes factor read on the Jeffreys scale, Bayes-factor and expected-loss policies,
+goodness-of-fit and dependence diagnostics, a gate, a monitored gate sealing decisions in
+:mod:`assay.audit` chains, a tool adapter and an MCP server.
+
+Names are loaded on first use (numpy and scipy stay unimported until needed), so importing the
+package, as plugin discovery does, is cheap. Public modules: ``types``, ``errors``, ``scores``,
+``beta``, ``hypothesis``, ``likelihood``, ``bayes_factor``, ``policies``, ``diagnostics``,
+``calibration``, ``gate``, ``vectorized``, ``monitor``, ``sampling``, ``adapter``, ``loaders``,
+``wire``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    # records
+    "AssumptionReport": "types",
+    "BayesFactorResult": "types",
+    "BetaParams": "types",
+    "DependenceDiagnostic": "types",
+    "DimensionContribution": "types",
+    "DimensionCorrelation": "types",
+    "DimensionModel": "types",
+    "ExpectedLoss": "types",
+    "GateDecision": "types",
+    "GateGuards": "types",
+    "GoodnessOfFit": "types",
+    "LabeledObservation": "types",
+    "QualityScore": "types",
+    # models
+    "BetaModel": "beta",
+    "DimensionSpec": "hypothesis",
+    "HypothesisManager": "hypothesis",
+    # evidence
+    "clamp_score": "likelihood",
+    "log_binary_marginal_likelihood": "likelihood",
+    "log_score_likelihood": "likelihood",
+    "log_vector_likelihood": "likelihood",
+    "bayes_factor": "bayes_factor",
+    "jeffreys_strength": "bayes_factor",
+    "to_score_map": "scores",
+    # policies
+    "BayesFactorPolicy": "policies",
+    "DecisionTheoreticPolicy": "policies",
+    "policy_from_config": "policies",
+    "posterior_high_quality": "policies",
+    # diagnostics and calibration
+    "assess_assumptions": "diagnostics",
+    "dependence_diagnostic": "diagnostics",
+    "goodness_of_fit": "diagnostics",
+    "DecisionCalibration": "calibration",
+    "decision_calibration": "calibration",
+    # gate
+    "OutputGate": "gate",
+    "evaluate": "gate",
+    "BatchDecisions": "vectorized",
+    "decide_batch": "vectorized",
+    "DriftAlert": "monitor",
+    "OutputGateMonitor": "monitor",
+    "sample_score_matrix": "sampling",
+    # adapter and loaders
+    "BAYES_OUTPUT_GATE_TOOL": "adapter",
+    "describe_tool": "adapter",
+    "run_tool": "adapter",
+    "load_history": "loaders",
+    "load_models": "loaders",
+    "load_score_vectors": "loaders",
+    "to_wire": "wire",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'assay_jeffreys' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"assay_jeffreys.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

@@ -1,0 +1,98 @@
+"""The combined Bayes factor over dimensions and its reading on the Jeffreys scale."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from assay_jeffreys.likelihood import log_score_likelihood
+from assay_jeffreys.scores import to_score_map
+from assay_jeffreys.types import BayesFactorResult, DimensionContribution, DimensionModel
+
+__all__ = [
+    "JEFFREYS_BOUNDARIES",
+    "STRENGTHS",
+    "bayes_factor",
+    "favored_hypothesis",
+    "jeffreys_strength",
+    "safe_exp",
+]
+
+JEFFREYS_BOUNDARIES = (3.0, 10.0, 100.0)
+"""Bayes factors separating substantial, strong and decisive evidence (and their reciprocals)."""
+
+STRENGTHS = (
+    "decisive-low",
+    "strong-low",
+    "substantial-low",
+    "inconclusive",
+    "substantial-high",
+    "strong-high",
+    "decisive-high",
+)
+"""The seven Jeffreys categories, from most against to most in favour of high quality."""
+
+_LOG_BOUNDARIES = tuple(math.log(b) for b in JEFFREYS_BOUNDARIES)
+
+
+def jeffreys_strength(log_bayes_factor: float) -> str:
+    """The Jeffreys category of a natural-log Bayes factor.
+
+    With ``BF = exp(log_bayes_factor)``: ``BF >= 100`` decisive-high, ``>= 10`` strong-high,
+    ``>= 3`` substantial-high, ``BF <= 1/100`` decisive-low, ``<= 1/10`` strong-low,
+    ``<= 1/3`` substantial-low, otherwise inconclusive. Boundaries are compared in log space
+    (``log_bayes_factor >= ln 3`` ...), so they are exactly symmetric; a boundary value belongs
+    to the stronger category. NaN is inconclusive.
+    """
+    substantial, strong, decisive = _LOG_BOUNDARIES
+    magnitude = abs(log_bayes_factor)
+    if not magnitude >= substantial:
+        return "inconclusive"
+    side = "high" if log_bayes_factor > 0 else "low"
+    if magnitude >= decisive:
+        return f"decisive-{side}"
+    if magnitude >= strong:
+        return f"strong-{side}"
+    return f"substantial-{side}"
+
+
+def favored_hypothesis(strength: str) -> str:
+    """``"high"``, ``"low"`` or ``"inconclusive"`` for a Jeffreys category."""
+    return strength.rsplit("-", 1)[-1] if strength != "inconclusive" else "inconclusive"
+
+
+def safe_exp(value: float) -> float:
+    """``exp(value)``, ``inf`` instead of an overflow error."""
+    try:
+        return math.exp(value)
+    except OverflowError:
+        return math.inf
+
+
+def bayes_factor(scores: Any, models: Sequence[DimensionModel]) -> BayesFactorResult:
+    """The combined log Bayes factor in favour of high quality, and its interpretation.
+
+    Sums, over the models whose dimension has a score, ``weight * (log Beta_high(x) -
+    log Beta_low(x))`` with ``x`` clamped inward. Dimensions scored but not modeled, or modeled
+    but not scored, are ignored; with no overlap the log Bayes factor is 0 (inconclusive) and
+    ``contributions`` is empty.
+
+    :raises AssayError: ``INVALID_SCORE`` for bad scores.
+    """
+    values = to_score_map(scores)
+    contributions = []
+    total = 0.0
+    for model in models:
+        if model.dimension not in values:
+            continue
+        x = values[model.dimension]
+        log_bf = model.weight * (
+            log_score_likelihood(x, model.high) - log_score_likelihood(x, model.low)
+        )
+        total += log_bf
+        contributions.append(DimensionContribution(model.dimension, x, log_bf, model.weight))
+    strength = jeffreys_strength(total)
+    return BayesFactorResult(
+        total, safe_exp(total), favored_hypothesis(strength), strength, contributions
+    )

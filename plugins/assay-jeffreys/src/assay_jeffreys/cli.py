@@ -1,0 +1,218 @@
+"""``assay gate``: decide, bayes-factor and calibrate from the command line.
+
+Exit codes (the seed's): 0 success (every output passed, or an informational command),
+2 usage or input error, 30 at least one fail decision, 40 at least one escalate decision and
+no fail. (A broken audit chain, 20, is ``assay audit verify``'s.)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+EXIT_FAIL_DECISION = 30
+EXIT_ESCALATE_DECISION = 40
+
+_json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+
+
+@click.group(name="gate")
+def gate_group() -> None:
+    """Calibrated pass / fail / escalate decisions from quality scores (Bayes factors)."""
+
+
+def _decision_exit_code(actions: list[str]) -> int:
+    if "fail" in actions:
+        return EXIT_FAIL_DECISION
+    if "escalate" in actions:
+        return EXIT_ESCALATE_DECISION
+    return 0
+
+
+@gate_group.command(name="decide")
+@click.argument("history", type=click.Path(dir_okay=False))
+@click.argument("scores", type=click.Path(dir_okay=False))
+@click.option(
+    "--pass-above",
+    type=float,
+    default=10.0,
+    show_default=True,
+    help="Pass at or above this Bayes factor.",
+)
+@click.option(
+    "--fail-below",
+    type=float,
+    default=0.1,
+    show_default=True,
+    help="Fail at or below this Bayes factor.",
+)
+@click.option(
+    "--chain",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Seal each decision in this JSON Lines audit chain.",
+)
+@click.option(
+    "--timestamp",
+    default=None,
+    help="Timestamp to seal with the decisions (never read from a clock).",
+)
+@_json_option
+@click.pass_context
+def decide_command(
+    ctx: click.Context,
+    history: str,
+    scores: str,
+    pass_above: float,
+    fail_below: float,
+    chain: str | None,
+    timestamp: str | None,
+    as_json: bool,
+) -> None:
+    """Fit the hypotheses on HISTORY, then decide each output in SCORES.
+
+    Exit 0 when every output passes, 30 when any fails, 40 when any escalates (and none
+    fails), 2 on bad input.
+    """
+    from assay.audit import AuditChain
+    from assay.cli import echo_json
+
+    from assay_jeffreys.hypothesis import HypothesisManager
+    from assay_jeffreys.loaders import load_history, load_score_vectors
+    from assay_jeffreys.monitor import OutputGateMonitor
+    from assay_jeffreys.policies import BayesFactorPolicy
+    from assay_jeffreys.wire import to_wire
+
+    policy = BayesFactorPolicy(pass_above, fail_below)
+    observations = load_history(history)
+    vectors = load_score_vectors(scores)
+    monitor = OutputGateMonitor(
+        HypothesisManager(), policy, AuditChain(chain) if chain else None, drift_detector=None
+    )
+    monitor.fit(observations)
+    decisions = [monitor.record(v, timestamp, {"output": i}) for i, v in enumerate(vectors)]
+    actions = [d.action for d in decisions]
+    if as_json:
+        echo_json(
+            {
+                "decisions": [{"index": i, **to_wire(d)} for i, d in enumerate(decisions)],
+                "counts": {a: actions.count(a) for a in ("pass", "fail", "escalate")},
+                "chainHead": monitor.chain.head if chain else None,
+            }
+        )
+    else:
+        for i, d in enumerate(decisions):
+            click.echo(f"{i}\t{d.action}\tBF={d.bayes_factor:.6g}\t{d.strength}")
+    ctx.exit(_decision_exit_code(actions))
+
+
+@gate_group.command(name="bayes-factor")
+@click.argument("models", type=click.Path(dir_okay=False))
+@click.argument("scores", type=click.Path(dir_okay=False))
+@_json_option
+def bayes_factor_command(models: str, scores: str, as_json: bool) -> None:
+    """The Bayes factor of each output in SCORES against the dimension models in MODELS."""
+    from assay.cli import echo_json
+
+    from assay_jeffreys.bayes_factor import bayes_factor
+    from assay_jeffreys.loaders import load_models, load_score_vectors
+    from assay_jeffreys.wire import to_wire
+
+    dimension_models = load_models(models)
+    results = [bayes_factor(v, dimension_models) for v in load_score_vectors(scores)]
+    if as_json:
+        echo_json([{"index": i, **to_wire(r)} for i, r in enumerate(results)])
+        return
+    for i, r in enumerate(results):
+        click.echo(f"{i}\tBF={r.bayes_factor:.6g}\t{r.strength}\tfavors {r.favored}")
+
+
+def _fit_rows(history: list[Any], models: list[Any], alpha: float) -> list[dict[str, Any]]:
+    from assay_jeffreys.diagnostics import MIN_FIT_SAMPLES, goodness_of_fit
+    from assay_jeffreys.wire import to_wire
+
+    rows = []
+    for model in models:
+        for kind in ("high", "low"):
+            samples = [
+                s.value
+                for obs in history
+                if obs.label == kind
+                for s in obs.scores
+                if s.dimension == model.dimension
+            ]
+            row: dict[str, Any] = {"dimension": model.dimension, "hypothesis": kind}
+            params = model.high if kind == "high" else model.low
+            row["params"] = {"a": params.a, "b": params.b}
+            if len(samples) >= MIN_FIT_SAMPLES:
+                row["fit"] = to_wire(goodness_of_fit(samples, params, alpha))
+            else:
+                row["fit"] = None
+                row["note"] = f"fewer than {MIN_FIT_SAMPLES} samples ({len(samples)})"
+            rows.append(row)
+    return rows
+
+
+@gate_group.command(name="calibrate")
+@click.argument("history", type=click.Path(dir_okay=False))
+@click.option(
+    "--alpha",
+    type=float,
+    default=0.05,
+    show_default=True,
+    help="Significance level of the KS test.",
+)
+@click.option(
+    "--threshold",
+    type=float,
+    default=0.5,
+    show_default=True,
+    help="Flag dimension pairs with |r| at or above this.",
+)
+@_json_option
+def calibrate_command(history: str, alpha: float, threshold: float, as_json: bool) -> None:
+    """Fit on HISTORY; report the goodness of fit per dimension and hypothesis, and the
+    dependence between dimensions within each hypothesis."""
+    from assay.cli import echo_json
+
+    from assay_jeffreys.diagnostics import dependence_diagnostic
+    from assay_jeffreys.hypothesis import HypothesisManager
+    from assay_jeffreys.loaders import load_history
+    from assay_jeffreys.wire import to_wire
+
+    observations = load_history(history)
+    models = HypothesisManager().fit(observations).models()
+    fits = _fit_rows(observations, models, alpha)
+    dependence = {
+        kind: to_wire(
+            dependence_diagnostic(
+                [{s.dimension: s.value for s in o.scores} for o in observations if o.label == kind],
+                threshold,
+            )
+        )
+        for kind in ("high", "low")
+    }
+    if as_json:
+        echo_json({"goodnessOfFit": fits, "dependence": dependence})
+        return
+    for row in fits:
+        fit = row["fit"]
+        verdict = (
+            row["note"]
+            if fit is None
+            else (
+                f"KS={fit['ksStatistic']:.4f} critical={fit['criticalValue']:.4f} "
+                f"{'adequate' if fit['adequate'] else 'INADEQUATE'} (n={fit['samples']})"
+            )
+        )
+        p = row["params"]
+        click.echo(
+            f"{row['dimension']}\t{row['hypothesis']}\tBeta({p['a']:.4g}, {p['b']:.4g})\t{verdict}"
+        )
+    for kind, diag in dependence.items():
+        flagged = ", ".join(f"{c['a']}~{c['b']} r={c['correlation']:.3f}" for c in diag["flagged"])
+        safe = (
+            "independence safe" if diag["independenceAssumptionSafe"] else f"dependent: {flagged}"
+        )
+        click.echo(f"dependence ({kind}): max |r|={diag['maxAbsCorrelation']:.3f}; {safe}")

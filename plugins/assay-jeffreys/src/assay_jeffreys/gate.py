@@ -1,0 +1,102 @@
+"""The gate: one call from an output's scores to a pass / fail / escalate decision."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from assay_jeffreys.bayes_factor import bayes_factor
+from assay_jeffreys.errors import INVALID_DIMENSION, fail
+from assay_jeffreys.policies import PolicyOutcome, policy_from_config
+from assay_jeffreys.scores import models_from_wire
+from assay_jeffreys.types import DimensionModel, GateDecision, GateGuards
+
+__all__ = ["OutputGate", "evaluate", "resolve_policy"]
+
+
+def resolve_policy(policy: Any) -> Any:
+    """A policy object from a policy object (anything with ``decide``) or a config mapping."""
+    if hasattr(policy, "decide"):
+        return policy
+    return policy_from_config(policy)
+
+
+def _outcome(policy: Any, result: Any) -> PolicyOutcome:
+    if hasattr(policy, "assess"):
+        return policy.assess(result.log_bayes_factor)
+    decision = policy.decide(result)  # any assay.Policy accepting a BayesFactorResult
+    return PolicyOutcome(decision.action, decision.rule, decision.reason)
+
+
+def evaluate(
+    scores: Any,
+    models: Sequence[DimensionModel],
+    policy: Any,
+    guards: GateGuards | None = None,
+) -> GateDecision:
+    """Weigh one output's scores against the models under a policy.
+
+    :param scores: a score vector (object map or array of ``{dimension, value}``).
+    :param models: the calibrated dimension models (records or their wire shape).
+    :param policy: a :class:`~assay_jeffreys.BayesFactorPolicy`,
+        :class:`~assay_jeffreys.DecisionTheoreticPolicy`, their config mapping, or any
+        :class:`assay.Policy` that accepts a :class:`BayesFactorResult` (its ``rule`` becomes
+        the rationale).
+    :param guards: when given with a report and a ``require_*`` flag whose assumption fails,
+        the action becomes ``"escalate"`` with rationale ``"assumption-violated"``; the Bayes
+        factor, strength, contributions, posterior and expected loss are kept.
+    :return: the :class:`GateDecision`.
+    :raises AssayError: ``INVALID_SCORE`` for bad scores; ``INVALID_DIMENSION`` when no score
+        matches a modeled dimension (there is no evidence to decide on); ``INVALID_CONFIG`` for
+        a bad policy or models.
+    """
+    models = models_from_wire(models)
+    result = bayes_factor(scores, models)
+    if not result.contributions:
+        fail(INVALID_DIMENSION, "no score matches a modeled dimension", "scores")
+    outcome = _outcome(resolve_policy(policy), result)
+    action, rationale, reason = outcome.action, outcome.rationale, outcome.reason
+    violated = guards.violated() if guards is not None else []
+    if violated:
+        action, rationale = "escalate", "assumption-violated"
+        reason = f"required assumption(s) {', '.join(violated)} failed; policy said: {reason}"
+    return GateDecision(
+        action=action,
+        bayes_factor=result.bayes_factor,
+        log_bayes_factor=result.log_bayes_factor,
+        strength=result.strength,
+        rationale=rationale,
+        contributions=result.contributions,
+        reason=reason,
+        posterior_high_quality=outcome.posterior_high_quality,
+        expected_loss=outcome.expected_loss,
+        assumptions=guards.assumptions if guards is not None else None,
+    )
+
+
+class OutputGate:
+    """A gate with fixed models, policy and guards.
+
+    :param models: the calibrated dimension models (checked once, here).
+    :param policy: as for :func:`evaluate` (default: Bayes-factor policy 10 / 0.1).
+    :param guards: as for :func:`evaluate`.
+    """
+
+    def __init__(
+        self, models: Sequence[DimensionModel], policy: Any = None, guards: GateGuards | None = None
+    ) -> None:
+        from assay_jeffreys.policies import BayesFactorPolicy
+
+        self.models = models_from_wire(models)
+        self.policy = resolve_policy(policy if policy is not None else BayesFactorPolicy())
+        self.guards = guards
+
+    def evaluate(self, scores: Any) -> GateDecision:
+        """:func:`evaluate` with this gate's models, policy and guards."""
+        return evaluate(scores, self.models, self.policy, self.guards)
+
+    def evaluate_many(self, score_matrix: Any, dimensions: Sequence[str]) -> Any:
+        """The vectorised path: see :func:`assay_jeffreys.vectorized.decide_batch`."""
+        from assay_jeffreys.vectorized import decide_batch
+
+        return decide_batch(score_matrix, dimensions, self.models, self.policy, self.guards)

@@ -1,0 +1,207 @@
+"""The monitored gate: every decision sealed in an audit chain, labeled outcomes folded back
+into the calibration, assumptions re-assessed on each fit, drift watched per dimension and
+hypothesis."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import attrs
+from assay.audit import AuditChain, AuditEntry
+
+from assay_jeffreys.diagnostics import (
+    DEFAULT_ALPHA,
+    DEFAULT_DEPENDENCE_THRESHOLD,
+    assess_assumptions,
+)
+from assay_jeffreys.errors import INVALID_STATE, fail
+from assay_jeffreys.gate import evaluate, resolve_policy
+from assay_jeffreys.hypothesis import HypothesisManager
+from assay_jeffreys.scores import observation_from_wire, to_score_map
+from assay_jeffreys.types import (
+    AssumptionReport,
+    DimensionModel,
+    GateDecision,
+    GateGuards,
+    LabeledObservation,
+)
+from assay_jeffreys.wire import to_wire
+
+__all__ = ["DriftAlert", "OutputGateMonitor", "default_drift_detector"]
+
+
+def default_drift_detector() -> Any:
+    """A Page–Hinkley detector tuned for scores in [0, 1]: allowance 0.05, threshold 2.0,
+    at least 30 values before it may fire (from :mod:`assay_calibration.drift`)."""
+    from assay_calibration.drift import PageHinkley
+
+    return PageHinkley(delta=0.05, threshold=2.0, min_samples=30)
+
+
+@attrs.frozen
+class DriftAlert:
+    """A change detected in one dimension's labeled score stream.
+
+    Attributes:
+        dimension: the dimension whose scores moved.
+        hypothesis: ``"high"`` or ``"low"``: which labeled stream.
+        observation: the monitor-wide count of labeled observations when it fired (1-based).
+        event: the detector's :class:`assay_calibration.drift.DriftEvent` as a JSON dict
+            (``detector``, ``index`` within the stream, ``statistic``, ``threshold``,
+            ``direction``, ``meanBefore``).
+    """
+
+    dimension: str
+    hypothesis: str
+    observation: int
+    event: Mapping[str, Any] = attrs.field(converter=dict)
+
+
+class OutputGateMonitor:
+    """A gate that learns: :meth:`record` decides and seals, :meth:`observe` / :meth:`fit`
+    calibrate, drift and assumptions are watched.
+
+    :param manager: the hypothesis manager to calibrate (default: a new one with the default
+        priors).
+    :param policy: a policy object or config (default: Bayes-factor 10 / 0.1).
+    :param chain: where decisions and drift alerts are sealed (default: an in-memory chain;
+        pass ``AuditChain(path)`` for a durable file).
+    :param require_goodness_of_fit: escalate while the last fit's report says a Beta fit is
+        inadequate.
+    :param require_independence: escalate while the last fit's report flags dependent
+        dimensions.
+    :param drift_detector: a factory of detectors with ``update(x) -> event | None`` (one per
+        dimension and hypothesis), or ``None`` to watch no drift.
+    :param alpha: significance level of the goodness-of-fit test.
+    :param dependence_threshold: correlation at or above which a pair is dependent.
+    """
+
+    def __init__(
+        self,
+        manager: HypothesisManager | None = None,
+        policy: Any = None,
+        chain: AuditChain | None = None,
+        *,
+        require_goodness_of_fit: bool = False,
+        require_independence: bool = False,
+        drift_detector: Callable[[], Any] | None = default_drift_detector,
+        alpha: float = DEFAULT_ALPHA,
+        dependence_threshold: float = DEFAULT_DEPENDENCE_THRESHOLD,
+    ) -> None:
+        from assay_jeffreys.policies import BayesFactorPolicy
+
+        self.manager = manager or HypothesisManager()
+        self.policy = resolve_policy(policy if policy is not None else BayesFactorPolicy())
+        self.chain = chain if chain is not None else AuditChain()
+        self.require_goodness_of_fit = require_goodness_of_fit
+        self.require_independence = require_independence
+        self.alpha = alpha
+        self.dependence_threshold = dependence_threshold
+        self._drift_factory = drift_detector
+        self._detectors: dict[tuple[str, str], Any] = {}
+        self._history: list[LabeledObservation] = []
+        self._alerts: list[DriftAlert] = []
+        self._assumptions: AssumptionReport | None = None
+
+    @property
+    def assumptions(self) -> AssumptionReport | None:
+        """The report of the last :meth:`fit` (``None`` before any fit)."""
+        return self._assumptions
+
+    @property
+    def drift_alerts(self) -> list[DriftAlert]:
+        """Every drift alert so far, oldest first."""
+        return list(self._alerts)
+
+    @property
+    def history(self) -> list[LabeledObservation]:
+        """Every labeled observation folded in, oldest first."""
+        return list(self._history)
+
+    def models(self) -> list[DimensionModel]:
+        """The current calibration."""
+        return self.manager.models()
+
+    def guards(self) -> GateGuards:
+        """The guards :meth:`record` applies: the last fit's report and the require flags."""
+        return GateGuards(
+            self._assumptions, self.require_goodness_of_fit, self.require_independence
+        )
+
+    def record(
+        self, scores: Any, timestamp: str | None = None, context: Mapping[str, Any] | None = None
+    ) -> GateDecision:
+        """Decide on one output with the current calibration and seal the decision.
+
+        The sealed payload is ``{"kind": "decision", "scores": {...}, "decision": <wire
+        GateDecision>, "policy": {...}}`` plus ``"context"`` when given (an id, a trace, any
+        JSON object).
+
+        :raises AssayError: ``INVALID_STATE`` when no dimension is known yet (nothing to weigh
+            the scores against); otherwise as :func:`~assay_jeffreys.evaluate`.
+        """
+        if not self.manager.dimensions:
+            fail(
+                INVALID_STATE, "the monitor knows no dimension yet: observe or fit first", "manager"
+            )
+        values = to_score_map(scores)
+        decision = evaluate(values, self.models(), self.policy, self.guards())
+        payload: dict[str, Any] = {
+            "kind": "decision",
+            "scores": values,
+            "decision": to_wire(decision),
+            "policy": self.policy.details()
+            if hasattr(self.policy, "details")
+            else {"name": self.policy.name},
+        }
+        if context is not None:
+            payload["context"] = dict(context)
+        self.chain.append(payload, timestamp)
+        return decision
+
+    def observe(
+        self, observation: LabeledObservation | Mapping[str, Any], timestamp: str | None = None
+    ) -> OutputGateMonitor:
+        """Fold one labeled outcome into the calibration and the drift detectors.
+
+        A detector that fires adds a :class:`DriftAlert` and seals ``{"kind": "drift", ...}``
+        in the chain. Assumptions are re-assessed by :meth:`fit`, not here.
+        """
+        obs = observation_from_wire(observation)
+        self.manager.observe(obs)
+        self._history.append(obs)
+        if self._drift_factory is not None:
+            for score in obs.scores:
+                self._watch(score.dimension, obs.label, score.value, timestamp)
+        return self
+
+    def _watch(self, dimension: str, label: str, value: float, timestamp: str | None) -> None:
+        key = (dimension, label)
+        if key not in self._detectors:
+            self._detectors[key] = self._drift_factory()  # type: ignore[misc]
+        event = self._detectors[key].update(value)
+        if event is None:
+            return
+        alert = DriftAlert(dimension, label, len(self._history), event.to_dict())
+        self._alerts.append(alert)
+        self.chain.append({"kind": "drift", **to_wire(alert)}, timestamp)
+
+    def fit(
+        self,
+        observations: Iterable[LabeledObservation | Mapping[str, Any]],
+        timestamp: str | None = None,
+    ) -> OutputGateMonitor:
+        """:meth:`observe` each observation, then re-assess the assumptions on the whole
+        history (the report the guards read)."""
+        for obs in observations:
+            self.observe(obs, timestamp)
+        if self._history:
+            self._assumptions = assess_assumptions(
+                self._history, self.models(), self.alpha, self.dependence_threshold
+            )
+        return self
+
+    def audit_trail(self) -> list[AuditEntry]:
+        """The sealed chain's entries, oldest first."""
+        return self.chain.entries()
