@@ -63,7 +63,7 @@ def stated_direction(score: Any, threshold: Any, success: Any) -> bool | None:
         return None
     if score != score or threshold != threshold or score == threshold:  # NaN or a tie
         return None
-    return (score > threshold) == success
+    return bool((score > threshold) == success)
 
 
 def _metrics_list(metrics_data: Any, path: str) -> list[Any]:

@@ -49,12 +49,6 @@ SCORE_SIGNALS: tuple[str, ...] = (
 )
 """The signals a framework metric can fill: the 0-1 scores of the scoring inputs."""
 
-_FIELD_BY_SIGNAL = {
-    "faithfulnessScore": "faithfulness_score",
-    "answerRelevanceScore": "answer_relevance_score",
-    "citationCoverageScore": "citation_coverage_score",
-}
-
 
 class WarningCode:
     """The stable codes of the warnings a framework bridge returns."""
@@ -185,6 +179,10 @@ def resolve_mappings(
     return resolved
 
 
+def _string_dict(value: Mapping[str, str]) -> dict[str, str]:
+    return dict(value)
+
+
 @attrs.frozen
 class BridgeResult:
     """The signals one evaluator record yields for one answer, and what could not be used.
@@ -200,7 +198,7 @@ class BridgeResult:
 
     signals: EvaluationSignals
     warnings: tuple[assay.ScoreWarning, ...] = attrs.field(converter=tuple, factory=tuple)
-    sources: Mapping[str, str] = attrs.field(factory=dict, converter=dict)
+    sources: Mapping[str, str] = attrs.field(factory=dict, converter=_string_dict)
     sample_id: str | None = None
 
     def to_wire(self) -> dict[str, Any]:
@@ -328,9 +326,12 @@ class SignalCollector:
 
     def result(self, sample_id: str | None = None) -> BridgeResult:
         """The signals and warnings collected so far."""
-        fields = {_FIELD_BY_SIGNAL[signal]: value for signal, value in self._values.items()}
         return BridgeResult(
-            signals=EvaluationSignals(**fields),
+            signals=EvaluationSignals(
+                faithfulness_score=self._values.get("faithfulnessScore"),
+                answer_relevance_score=self._values.get("answerRelevanceScore"),
+                citation_coverage_score=self._values.get("citationCoverageScore"),
+            ),
             warnings=self._warnings,
             sources=self._sources,
             sample_id=sample_id,

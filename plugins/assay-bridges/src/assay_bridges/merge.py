@@ -27,7 +27,7 @@ class MergeResult:
 
     inputs: dict[str, Any]
     warnings: tuple[assay.ScoreWarning, ...] = attrs.field(converter=tuple, factory=tuple)
-    filled: tuple[str, ...] = attrs.field(converter=tuple, factory=tuple)
+    filled: tuple[str, ...] = ()
 
     def to_wire(self) -> dict[str, Any]:
         """``{"inputs", "warnings"}`` as the reference returns it (warnings as
@@ -75,6 +75,7 @@ def merge_evaluation_signals(
     if isinstance(signals, BridgeResult):
         warnings = signals.warnings
         signals = signals.signals
+    wire: Mapping[str, Any]
     if isinstance(signals, EvaluationSignals):
         wire = signals.to_wire()
     elif isinstance(signals, Mapping):
@@ -92,4 +93,4 @@ def merge_evaluation_signals(
         if key not in merged and wire.get(key) is not None:
             merged[key] = wire[key]
             filled.append(key)
-    return MergeResult(inputs=merged, warnings=warnings, filled=filled)
+    return MergeResult(inputs=merged, warnings=warnings, filled=tuple(filled))
