@@ -65,3 +65,14 @@ def test_signals_from_wire_values_rejects_unknown_keys():
     with pytest.raises(assay.AssayError) as caught:
         EvaluationSignals.from_wire_values({"contextPrecision": 0.5})
     assert (caught.value.code, caught.value.path) == ("INVALID_INPUT", "contextPrecision")
+
+
+def test_a_bridged_signal_the_caller_set_is_reported_not_used():
+    bridged = from_ragas_row({"faithfulness": 0.99, "answer_relevancy": 0.7})
+    merged = merge_evaluation_signals(INPUTS, bridged)
+    assert merged.inputs["faithfulnessScore"] == 0.4
+    assert merged.filled == ("answerRelevanceScore",)
+    assert [(w.code, w.severity, w.path) for w in merged.warnings] == [
+        ("evaluator-signal-caller-set", "info", "faithfulnessScore")
+    ]
+    assert "'faithfulness'" in merged.warnings[0].message

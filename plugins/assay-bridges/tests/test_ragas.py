@@ -104,3 +104,17 @@ def test_bad_shapes_raise_malformed_input():
     with pytest.raises(assay.AssayError) as caught:
         from_ragas(42)
     assert (caught.value.code, caught.value.path) == ("MALFORMED_INPUT", "result")
+
+
+def test_evaluation_result_samples_name_the_rows(ragas_outputs):
+    samples = [SimpleNamespace(**sample) for sample in ragas_outputs["samples"]]
+    evaluation = SimpleNamespace(
+        scores=ragas_outputs["evaluate"]["scores"], dataset=SimpleNamespace(samples=samples)
+    )
+    results = from_ragas(evaluation, metrics={"exact_match": "answerRelevanceScore"})
+    assert [r.sample_id for r in results] == [s.user_input for s in samples]
+    assert [r.signals.answer_relevance_score for r in results] == [1.0, 0.0, 1.0, 0.0, 1.0]
+    unmatched = SimpleNamespace(
+        scores=evaluation.scores, dataset=SimpleNamespace(samples=samples[:2])
+    )
+    assert all(r.sample_id is None for r in from_ragas(unmatched))

@@ -67,6 +67,8 @@ class WarningCode:
     """The record's own direction contradicts the mapping's."""
     DUPLICATE = "evaluator-signal-duplicate"
     """A second metric maps to a signal already filled (severity info); the first one wins."""
+    CALLER_SET = "evaluator-signal-caller-set"
+    """The scoring inputs already set a bridged signal (severity info); the caller's value stays."""
 
 
 def is_real_number(value: Any) -> bool:

@@ -8,7 +8,7 @@ from typing import Any
 import assay
 import attrs
 
-from assay_bridges.extraction import BridgeResult
+from assay_bridges.extraction import BridgeResult, WarningCode
 from assay_bridges.signals import SIGNAL_KEYS, EvaluationSignals
 
 __all__ = ["MergeResult", "merge_evaluation_signals"]
@@ -21,7 +21,9 @@ class MergeResult:
     Attributes:
         inputs: a new wire-shape (camelCase) inputs dict: the caller's keys first, unchanged, then
             each filled signal key in :data:`~assay_bridges.SIGNAL_KEYS` order.
-        warnings: what the bridge could not use (empty when plain signals were merged).
+        warnings: what the bridge could not use: a :class:`BridgeResult`'s own warnings, then one
+            ``evaluator-signal-caller-set`` (info) per bridged signal the inputs already had.
+            Empty when plain signals are merged, as in the reference.
         filled: the keys that were taken from the signals, in the order they were appended.
     """
 
@@ -52,7 +54,8 @@ def merge_evaluation_signals(
 
     :param inputs: scoring inputs in the wire shape (camelCase keys, a ``candidates`` list).
     :param signals: an :class:`EvaluationSignals`, a :class:`BridgeResult` (its warnings are
-        carried into the result) or a camelCase dict such as the reference's adapters return.
+        carried into the result, plus one per bridged signal the caller had already set) or a
+        camelCase dict such as the reference's adapters return.
     :return: the merged inputs, the bridge's warnings, and which keys were filled.
     :raises AssayError: ``MALFORMED_INPUT`` when ``inputs`` is not a mapping (path ``inputs``) or
         its ``candidates`` is missing or not a list (path ``candidates``), or when ``signals`` is
@@ -71,9 +74,11 @@ def merge_evaluation_signals(
             "scoring inputs need a candidates array",
             "candidates",
         )
-    warnings: tuple[assay.ScoreWarning, ...] = ()
+    warnings: list[assay.ScoreWarning] = []
+    sources: Mapping[str, str] = {}
     if isinstance(signals, BridgeResult):
-        warnings = signals.warnings
+        warnings = list(signals.warnings)
+        sources = signals.sources
         signals = signals.signals
     wire: Mapping[str, Any]
     if isinstance(signals, EvaluationSignals):
@@ -90,7 +95,18 @@ def merge_evaluation_signals(
     merged = dict(inputs)
     filled = []
     for key in SIGNAL_KEYS:
-        if key not in merged and wire.get(key) is not None:
+        if wire.get(key) is None:
+            continue
+        if key not in merged:
             merged[key] = wire[key]
             filled.append(key)
+        elif key in sources:
+            warnings.append(
+                assay.ScoreWarning(
+                    WarningCode.CALLER_SET,
+                    "info",
+                    f"inputs already set {key}; {sources[key]!r} from the evaluator was not used",
+                    key,
+                )
+            )
     return MergeResult(inputs=merged, warnings=warnings, filled=tuple(filled))

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import assay
+import attrs
 
 from assay_bridges.extraction import (
     BridgeResult,
@@ -121,11 +122,23 @@ def _rows(result: Any) -> list[Any]:
 def from_ragas(result: Any, *, metrics: MetricMappings | None = None) -> list[BridgeResult]:
     """One :class:`BridgeResult` per sample of a RAGAS result (see the module for the shapes).
 
-    An ``EvaluationResult``'s ``scores`` carry no ``user_input``; pair them with your samples by
-    position (they are in dataset order).
+    An ``EvaluationResult``'s ``scores`` carry no ``user_input``; when its ``dataset.samples``
+    line up with them (same count), each sample's ``user_input`` becomes the ``sample_id``.
 
     :raises AssayError: ``MALFORMED_INPUT`` for an unknown shape or a row that is not a mapping
         (path ``[i]``); ``INVALID_CONFIG`` for a bad mapping.
     """
     mappings = resolve_mappings(RAGAS_METRICS, metrics)
-    return [_extract_row(row, mappings, f"[{index}]") for index, row in enumerate(_rows(result))]
+    rows = _rows(result)
+    results = [_extract_row(row, mappings, f"[{index}]") for index, row in enumerate(rows)]
+    samples = getattr(getattr(result, "dataset", None), "samples", None)
+    if isinstance(samples, list) and len(samples) == len(results):
+        results = [
+            attrs.evolve(bridged, sample_id=user_input)
+            if bridged.sample_id is None and isinstance(user_input, str)
+            else bridged
+            for bridged, user_input in zip(
+                results, (getattr(sample, "user_input", None) for sample in samples), strict=True
+            )
+        ]
+    return results
