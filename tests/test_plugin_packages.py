@@ -34,7 +34,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
-def _run(site: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def _run(
+    site: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     environment = {**os.environ, "PYTHONPATH": str(site), **(env or {})}
     return subprocess.run(
         [sys.executable, *args], capture_output=True, text=True, env=environment, timeout=120
@@ -69,7 +71,9 @@ def test_packaged_dimension_is_used_by_a_composed_scorer(site: Path) -> None:
 
 
 def test_strict_plugin_loading_fails_loudly(site: Path) -> None:
-    result = _run(site, "-m", "assay._cli.main_module", "plugins", env={"ASSAY_STRICT_PLUGINS": "1"})
+    result = _run(
+        site, "-m", "assay._cli.main_module", "plugins", env={"ASSAY_STRICT_PLUGINS": "1"}
+    )
     assert result.returncode == 2
     assert "error [PLUGIN_ERROR]" in result.stderr
     assert "broken" in result.stderr

@@ -16,9 +16,7 @@ from assay._plugins import PluginHost
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "writing-plugins.md"
 HOOKS = [
-    name
-    for name, obj in vars(_hookspecs).items()
-    if name.startswith("assay_") and callable(obj)
+    name for name, obj in vars(_hookspecs).items() if name.startswith("assay_") and callable(obj)
 ]
 
 

@@ -14,7 +14,7 @@ import pytest
 import assay
 from assay._plugins import PluginHost
 
-GOOD = '''
+GOOD = """
 import assay
 
 class Echo:
@@ -27,9 +27,9 @@ class Echo:
 @assay.hookimpl
 def assay_register(registrar):
     registrar.add_policy(Echo())
-'''
+"""
 BROKEN_IMPORT = "raise RuntimeError('cannot import me')\n"
-BROKEN_REGISTER = '''
+BROKEN_REGISTER = """
 import assay
 
 class Half:
@@ -42,14 +42,14 @@ class Half:
 def assay_register(registrar):
     registrar.add_policy(Half())
     raise ValueError("register failed midway")
-'''
-MISSPELLED = '''
+"""
+MISSPELLED = """
 import assay
 
 @assay.hookimpl
 def assay_regsiter(registrar):
     pass
-'''
+"""
 
 
 @pytest.fixture

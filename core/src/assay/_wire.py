@@ -54,11 +54,12 @@ converter = cattrs.Converter()
 converter.register_unstructure_hook(datetime, lambda d: d.isoformat())
 converter.register_structure_hook(datetime, lambda v, _: datetime.fromisoformat(v))
 
+# Leaf classes first: a generated hook captures the hooks of its fields' classes when made.
 _OMIT_NONE = (
-    ScoringInputs,
     Candidate,
     ClaimSupport,
     IndexIntegrityInputs,
+    ScoringInputs,
     ActionPolicyConfig,
     SignalPolicyConfig,
 )
@@ -183,8 +184,17 @@ def scoring_inputs_from_wire(data: Mapping[str, Any]) -> ScoringInputs:
     """
     try:
         return converter.structure(dict(data), ScoringInputs)
-    except (cattrs.BaseValidationError, KeyError, TypeError, ValueError) as exc:
-        raise AssayError(ErrorCode.MALFORMED_INPUT, f"cannot read scoring inputs: {exc}") from exc
+    except cattrs.BaseValidationError as exc:
+        raise _structure_error(exc, "scoring inputs") from exc
+
+
+def _structure_error(exc: cattrs.BaseValidationError, what: str) -> AssayError:
+    """An AssayError naming the first field cattrs could not read, in wire notation."""
+    problems = cattrs.transform_error(exc, path="$")
+    first = problems[0] if problems else str(exc)
+    message, _, where = first.partition(" @ ")
+    path = where.removeprefix("$").removeprefix(".") or None
+    return AssayError(ErrorCode.MALFORMED_INPUT, f"cannot read {what}: {message}", path)
 
 
 _CONFIG_FIELDS = {

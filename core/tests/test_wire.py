@@ -1,0 +1,93 @@
+"""The one converter: attrs records <-> the seed's camelCase wire shape."""
+
+from __future__ import annotations
+
+import json
+import math
+from datetime import UTC, datetime
+
+import pytest
+
+import assay
+
+
+def test_inputs_to_wire_is_camel_case_and_omits_unset_fields() -> None:
+    inputs = assay.ScoringInputs(
+        support_level="high",
+        has_conflict=False,
+        claim_support=assay.ClaimSupport(total_claims=4, supported_claims=3),
+        candidates=[
+            assay.Candidate(
+                retrieval_scores={"semantic": 0.9},
+                combined_score=0.9,
+                document_id="d1",
+                last_updated=datetime(2026, 1, 2, tzinfo=UTC),
+            )
+        ],
+        index_integrity=assay.IndexIntegrityInputs(acl_filter_confirmed=True),
+    )
+    wire = assay.scoring_inputs_to_wire(inputs)
+    assert wire == {
+        "supportLevel": "high",
+        "candidates": [
+            {
+                "retrievalScores": {"semantic": 0.9},
+                "combinedScore": 0.9,
+                "documentId": "d1",
+                "lastUpdated": "2026-01-02T00:00:00+00:00",
+            }
+        ],
+        "hasConflict": False,
+        "claimSupport": {"totalClaims": 4, "supportedClaims": 3},
+        "indexIntegrity": {"aclFilterConfirmed": True},
+    }
+    assert assay.scoring_inputs_from_wire(wire) == inputs
+
+
+def test_inputs_from_wire_reports_unreadable_fields() -> None:
+    with pytest.raises(assay.AssayError) as caught:
+        assay.scoring_inputs_from_wire({"supportLevel": "high"})
+    assert caught.value.code == "MALFORMED_INPUT"
+    assert caught.value.path == "candidates"
+    assert "required field missing" in caught.value.message
+
+
+def test_config_round_trip_flattens_sections() -> None:
+    config = assay.ScoringConfig(
+        preset="production-v0.3",
+        weights={"grounding": 50},
+        action_policy=assay.ActionPolicyConfig(answer_at=70, review_on_warnings=[]),
+        signal_policy=assay.SignalPolicyConfig(require=["citationCount"]),
+        validation="strict",
+        sections={"freshness": {"maxAgeForFullScore": 60}},
+    )
+    wire = assay.scoring_config_to_wire(config)
+    assert wire == {
+        "preset": "production-v0.3",
+        "weights": {"grounding": 50},
+        "actionPolicy": {"answerAt": 70, "reviewOnWarnings": []},
+        "signalPolicy": {"require": ["citationCount"]},
+        "validation": "strict",
+        "freshness": {"maxAgeForFullScore": 60},
+    }
+    assert assay.scoring_config_from_wire(wire) == config
+
+
+def test_json_safe_tags_non_finite_numbers_and_round_trips() -> None:
+    value = {"a": math.nan, "b": [math.inf, -math.inf, 2.0, 2.5], "c": "x"}
+    safe = assay.to_json_safe(value)
+    assert safe == {
+        "a": {"$float": "NaN"},
+        "b": [{"$float": "Infinity"}, {"$float": "-Infinity"}, 2, 2.5],
+        "c": "x",
+    }
+    json.dumps(safe, allow_nan=False)
+    back = assay.from_json_safe(safe)
+    assert math.isnan(back["a"]) and back["b"][:2] == [math.inf, -math.inf]
+    assert assay.to_json_safe({"a": math.nan}, nonfinite="null") == {"a": None}
+
+
+def test_bad_config_type_is_an_error() -> None:
+    with pytest.raises(assay.AssayError) as caught:
+        assay.scoring_config_to_wire(42)  # type: ignore[arg-type]
+    assert caught.value.code == "INVALID_CONFIG"

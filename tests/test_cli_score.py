@@ -1,0 +1,153 @@
+"""`assay score` end to end: readable output, --json, --jsonl streaming, errors and exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ANSWER = {
+    "supportLevel": "high",
+    "hasConflict": False,
+    "citationCount": 3,
+    "candidates": [
+        {
+            "retrievalScores": {"semantic": 0.88, "keyword": 0.72},
+            "combinedScore": 0.88,
+            "documentId": "doc-001",
+        },
+        {
+            "retrievalScores": {"semantic": 0.85, "keyword": 0.68},
+            "combinedScore": 0.85,
+            "documentId": "doc-002",
+        },
+        {
+            "retrievalScores": {"semantic": 0.82, "keyword": 0.65},
+            "combinedScore": 0.82,
+            "documentId": "doc-003",
+        },
+    ],
+}
+
+
+def assay(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "assay._cli.main_module", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+
+
+def test_readable_scorecard(tmp_path: Path) -> None:
+    path = tmp_path / "answer.json"
+    path.write_text(json.dumps({"inputs": ANSWER, "config": {}}))
+    result = assay("score", str(path))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Score 100/100  Strong (green)  ->  ANSWER\n")
+    assert "rule answer-at: Score 100 meets answerAt threshold (65)." in result.stdout
+    assert "grounding" in result.stdout and "30/30" in result.stdout
+    assert "[warn] missing-faithfulness at faithfulnessScore" in result.stdout
+
+
+def test_json_is_the_wire_shape_with_integral_numbers() -> None:
+    result = assay("score", "--json", "-", stdin=json.dumps({"inputs": ANSWER}))
+    assert result.returncode == 0, result.stderr
+    wire = json.loads(result.stdout)
+    assert wire["total"] == 100 and '"total": 100,' in result.stdout
+    assert wire["meta"]["algorithmVersion"] == "0.3.0"
+    assert wire["meta"]["schemaVersion"] == "0.3"
+    assert list(wire)[:6] == [
+        "total",
+        "label",
+        "labelColor",
+        "recommendedAction",
+        "actionReason",
+        "tier1",
+    ]
+
+
+def test_jsonl_streams_one_line_per_line_and_exits_2_on_any_error() -> None:
+    lines = [
+        json.dumps({"inputs": ANSWER}),
+        "{not json",
+        json.dumps({"inputs": ANSWER, "config": {"weights": {"grounding": 0}}}),
+        json.dumps(ANSWER),
+    ]
+    result = assay("score", "--jsonl", "-", stdin="\n".join(lines) + "\n")
+    assert result.returncode == 2
+    out = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(out) == 4
+    assert out[0]["total"] == 100 and out[3]["total"] == 100
+    assert out[1]["error"]["code"] == "MALFORMED_INPUT" and out[1]["error"]["line"] == 2
+    assert out[2]["error"] == {
+        "code": "INVALID_CONFIG",
+        "message": "weight must be a finite number greater than 0, got 0",
+        "path": "weights.grounding",
+        "line": 3,
+    }
+
+
+def test_jsonl_all_good_exits_0() -> None:
+    result = assay("score", "--jsonl", "-", stdin=json.dumps({"inputs": ANSWER}) + "\n")
+    assert result.returncode == 0
+    assert json.loads(result.stdout)["recommendedAction"] == "answer"
+
+
+@pytest.mark.parametrize(
+    ("payload", "expected"),
+    [
+        (
+            {"inputs": {"supportLevel": "high"}},
+            "error [MALFORMED_INPUT] candidates: candidates must be an array",
+        ),
+        (
+            {"inputs": {**ANSWER, "faithfulnessScore": 1.5}, "config": {"validation": "strict"}},
+            "error [INVALID_INPUT] faithfulnessScore: faithfulnessScore should be a finite number in the 0-1 range.",
+        ),
+        (
+            {"inputs": ANSWER, "config": {"retrieval": {"topK": 0}}},
+            "error [INVALID_CONFIG] retrieval.topK: must be an integer >= 1, got 0",
+        ),
+        ({"inputs": ANSWER, "extra": 1}, "error [MALFORMED_INPUT] extra: unknown key(s) extra"),
+    ],
+)
+def test_bad_input_prints_code_and_path_without_traceback(payload: dict, expected: str) -> None:
+    result = assay("score", "-", stdin=json.dumps(payload))
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[-1].startswith(expected), result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_invalid_json_file_names_line_and_column(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text('{"inputs": \n  oops}')
+    result = assay("score", str(path))
+    assert result.returncode == 2
+    assert "is not valid JSON" in result.stderr and "line 2, column 3" in result.stderr
+
+
+def test_missing_file_is_an_io_error() -> None:
+    result = assay("score", "/nonexistent/answer.json")
+    assert result.returncode == 2
+    last = result.stderr.splitlines()[-1]
+    assert (
+        last == "error [IO_ERROR] cannot read /nonexistent/answer.json: No such file or directory"
+    )
+
+
+def test_plugins_lists_core_plugins() -> None:
+    result = assay("plugins", "--json")
+    assert result.returncode == 0, result.stderr
+    records = {r["name"]: r for r in json.loads(result.stdout)}
+    assert records["grounding"]["registered"] == ["dimension:grounding", "dimension:relevance"]
+    assert records["retrieval"]["registered"] == ["dimension:retrieval", "dimension:consistency"]
+    assert all(r["status"] == "ok" for r in records.values()), records
+    text = assay("plugins").stdout
+    assert "grounding  [ok]  assay-grounding 0.1.0" in text
