@@ -104,3 +104,25 @@ def test_bad_bins_raise_invalid_config(bins: object) -> None:
     with pytest.raises(assay.AssayError) as caught:
         reliability_table([0.5], [1], bins=bins)  # type: ignore[arg-type]
     assert (caught.value.code, caught.value.path) == ("INVALID_CONFIG", "bins")
+
+
+@pytest.mark.parametrize(
+    ("probs", "outcomes", "path"),
+    [
+        (np.array([0.2, np.nan, 0.4]), np.array([0, 1, 1]), "probabilities[1]"),
+        (np.array([0.2, 0.3]), np.array([0, 2]), "outcomes[1]"),
+        (np.array([True, False]), np.array([0, 1]), "probabilities[0]"),
+        (np.array([[0.2, 0.3]]), np.array([0, 1]), "probabilities[0]"),
+        (np.array([0.2, 0.3]), np.array([1, 0, 1]), "outcomes"),
+    ],
+)
+def test_numpy_inputs_are_checked_value_by_value(probs, outcomes, path: str) -> None:
+    with pytest.raises(assay.AssayError) as caught:
+        brier_score(probs, outcomes)
+    assert (caught.value.code, caught.value.path) == ("INVALID_INPUT", path)
+
+
+def test_numpy_and_list_inputs_agree() -> None:
+    probs, outcomes = [0.1, 0.4, 0.35, 0.8], [False, True, 0, 1]
+    as_arrays = reliability_table(np.array(probs), np.array(outcomes, dtype=bool), bins=3)
+    assert as_arrays == reliability_table(probs, outcomes, bins=3)

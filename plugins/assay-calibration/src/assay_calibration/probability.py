@@ -107,38 +107,80 @@ def _check_bins(bins: Any) -> int:
     return bins
 
 
+def _bad_probability(value: Any) -> bool:
+    return (
+        isinstance(value, bool | np.bool_)
+        or not isinstance(value, int | float | np.integer | np.floating)
+        or not math.isfinite(value)
+        or not 0.0 <= value <= 1.0
+    )
+
+
+def _bad_outcome(value: Any) -> bool:
+    return not isinstance(value, bool | int | float | np.bool_ | np.integer | np.floating) or (
+        value not in (0, 1)
+    )
+
+
+_NUMBER_KINDS = {"probabilities": "fiu", "outcomes": "biuf"}
+_PLAIN_TYPES = {"probabilities": (float, int), "outcomes": (bool, int, float)}
+
+
+def _as_checked_array(values: Sequence[Any] | np.ndarray, name: str) -> np.ndarray:
+    """``values`` as float64 after checking each one; vectorised for numeric arrays and lists
+    of plain numbers, one by one (to name the first bad value) otherwise."""
+    if (
+        isinstance(values, np.ndarray)
+        and values.ndim == 1
+        and values.dtype.kind in _NUMBER_KINDS[name]
+    ):
+        array = values.astype(np.float64)
+    else:
+        items = list(values)
+        plain = _PLAIN_TYPES[name]
+        if all(type(item) in plain for item in items):
+            array = np.asarray(items, dtype=np.float64)
+        else:
+            check, wanted = (
+                (_bad_probability, "a number in [0, 1]")
+                if name == "probabilities"
+                else (_bad_outcome, "0, 1, True or False")
+            )
+            for i, item in enumerate(items):
+                if check(item):
+                    raise assay.AssayError(
+                        "INVALID_INPUT", f"must be {wanted}, got {item!r}", f"{name}[{i}]"
+                    )
+            array = np.asarray([float(item) for item in items], dtype=np.float64)
+    if name == "probabilities":
+        bad = ~(np.isfinite(array) & (array >= 0.0) & (array <= 1.0))
+        wanted = "a number in [0, 1]"
+    else:
+        bad = ~((array == 0.0) | (array == 1.0))
+        wanted = "0, 1, True or False"
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise assay.AssayError(
+            "INVALID_INPUT", f"must be {wanted}, got {float(array[i])!r}", f"{name}[{i}]"
+        )
+    return array
+
+
 def _validated(
     probabilities: Sequence[float] | np.ndarray, outcomes: Sequence[Any] | np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Both inputs as float arrays, after checking every value."""
-    probs = list(probabilities)
-    labels = list(outcomes)
-    if not probs:
+    """Both inputs as float arrays, after checking every value (probabilities first)."""
+    probs = _as_checked_array(probabilities, "probabilities")
+    if probs.size == 0:
         raise assay.AssayError("INVALID_INPUT", "needs at least one prediction", "probabilities")
-    if len(labels) != len(probs):
+    labels = _as_checked_array(outcomes, "outcomes")
+    if labels.size != probs.size:
         raise assay.AssayError(
             "INVALID_INPUT",
-            f"has {len(labels)} values but probabilities has {len(probs)}",
+            f"has {labels.size} values but probabilities has {probs.size}",
             "outcomes",
         )
-    for i, value in enumerate(probs):
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int | float | np.integer | np.floating)
-            or not math.isfinite(value)
-            or not 0.0 <= value <= 1.0
-        ):
-            raise assay.AssayError(
-                "INVALID_INPUT", f"must be a number in [0, 1], got {value!r}", f"probabilities[{i}]"
-            )
-    for i, value in enumerate(labels):
-        if not isinstance(value, bool | int | float | np.bool_ | np.integer | np.floating) or (
-            value not in (0, 1)
-        ):
-            raise assay.AssayError(
-                "INVALID_INPUT", f"must be 0, 1, True or False, got {value!r}", f"outcomes[{i}]"
-            )
-    return np.asarray(probs, dtype=np.float64), np.asarray(labels, dtype=np.float64)
+    return probs, labels
 
 
 def brier_score(
