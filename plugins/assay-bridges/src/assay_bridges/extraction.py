@@ -15,6 +15,7 @@ The framework adapters (:mod:`~assay_bridges.ragas`, :mod:`~assay_bridges.deepev
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import re
@@ -90,10 +91,15 @@ def record_field(record: Any, *names: str) -> Any:
     return None
 
 
+_SEPARATORS = re.compile(r"[\s\-]+")
+
+
+@functools.lru_cache(maxsize=4096)
 def normalize_metric_name(name: str) -> str:
     """Lower case, runs of spaces and dashes as one underscore: ``"Answer Relevancy"`` ->
-    ``"answer_relevancy"``. Other characters are kept (``"rouge_score(mode=fmeasure)"``)."""
-    return re.sub(r"[\s\-]+", "_", name.strip().lower())
+    ``"answer_relevancy"``. Other characters are kept (``"rouge_score(mode=fmeasure)"``).
+    Cached: evaluators repeat the same few names on every record."""
+    return _SEPARATORS.sub("_", name.strip().lower())
 
 
 @attrs.frozen
