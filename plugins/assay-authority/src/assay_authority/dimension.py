@@ -33,26 +33,23 @@ _BEST = "best"
 _WEIGHTED = "weighted"
 
 
-def rank_points(rank: float) -> int:
-    """Points of one effective rank: <= 10: 18, <= 20: 13, <= 30: 7, else (NaN too) 2."""
-    if rank <= 10:
-        return 18
-    if rank <= 20:
-        return 13
-    if rank <= 30:
-        return 7
-    return 2
+#: Upper rank limit of each bucket (<= 10, <= 20, <= 30) and the points of the buckets, the
+#: last one for any other rank (NaN too).
+RANK_LIMITS = (10, 20, 30)
+BUCKET_POINTS = (18, 13, 7, 2)
 
 
 def _bucket(rank: float) -> int:
-    """The rank bucket (<= 10, <= 20, <= 30, other) counted by ``uniqueTierCount``."""
-    if rank <= 10:
-        return 0
-    if rank <= 20:
-        return 1
-    if rank <= 30:
-        return 2
-    return 3
+    """Index of the rank's bucket: <= 10, <= 20, <= 30, other (``uniqueTierCount`` counts these)."""
+    for index, limit in enumerate(RANK_LIMITS):
+        if rank <= limit:
+            return index
+    return len(RANK_LIMITS)
+
+
+def rank_points(rank: float) -> int:
+    """Points of one effective rank: <= 10: 18, <= 20: 13, <= 30: 7, else (NaN too) 2."""
+    return BUCKET_POINTS[_bucket(rank)]
 
 
 def _number(value: Any) -> float:
@@ -161,8 +158,10 @@ class AuthorityDimension(assay.Dimension):
         if aggregation is None:
             aggregation = _WEIGHTED
 
-        ordered = sorted(candidates, key=lambda c: -_number(c.get("combinedScore")))
-        included = ordered[: _slice_end(top_k, len(ordered))]
+        scores = [_number(c.get("combinedScore")) for c in candidates]
+        order = sorted(range(len(candidates)), key=lambda i: -scores[i])  # stable, best first
+        order = order[: _slice_end(top_k, len(order))]
+        included = [candidates[i] for i in order]
         ranks = [_effective_rank(c, tiers) for c in included]
         points = [rank_points(r) for r in ranks]
         unclassified = sum(1 for r in ranks if r == UNCLASSIFIED_RANK)
@@ -176,7 +175,7 @@ class AuthorityDimension(assay.Dimension):
                 "(aggregation: best)."
             )
         else:
-            weighted = _weighted_points([_number(c.get("combinedScore")) for c in included], points)
+            weighted = _weighted_points([scores[i] for i in order], points)
             base = js_round(weighted)
             summary = (
                 f"Weighted authority across {len(included)} candidate(s): "
