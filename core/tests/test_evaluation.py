@@ -264,7 +264,7 @@ def test_bad_options_raise_coded_errors(registry, metrics, options, code, path):
     assert codes_of(excinfo) == (code, path)
 
 
-def test_llm_mode_needs_an_llm_metric_of_that_id(registry):
+def test_an_llm_override_needs_an_llm_metric_of_that_id(registry):
     class EchoJudge:
         name = "echo"
 
@@ -272,7 +272,12 @@ def test_llm_mode_needs_an_llm_metric_of_that_id(registry):
             return assay.JudgeReply("1")
 
     with pytest.raises(assay.AssayError) as excinfo:
-        evaluate(SAMPLE, ["word_count"], {"mode": "llm", "judge": EchoJudge()}, registry=registry)
+        evaluate(
+            SAMPLE,
+            ["word_count"],
+            {"mode": "hybrid", "judge": EchoJudge(), "metricModes": {"word_count": "llm"}},
+            registry=registry,
+        )
     assert codes_of(excinfo) == ("UNKNOWN_METRIC", "metrics[0]")
 
 
@@ -303,24 +308,31 @@ def test_modes_route_metrics_between_heuristic_and_llm_kinds(registry):
 
     registry.register(JudgedWords(), kind="llm-metric", name="word_count")
     judge = EchoJudge()
-    llm = evaluate(SAMPLE, ["word_count"], {"mode": "llm", "judge": judge}, registry=registry)
-    assert llm.metrics["word_count"].score == 0.9
-    assert (llm.cost.llm_calls, llm.cost.input_tokens) == (1, 7)
-    hybrid = evaluate(
+    llm = evaluate(
         SAMPLE,
         ["word_count", "context_count"],
-        {"mode": "hybrid", "judge": judge},
+        {"mode": "llm", "judge": judge},
         registry=registry,
     )
-    assert hybrid.metrics["word_count"].score == 0.9  # has an llm-metric: judged
-    assert hybrid.metrics["context_count"].score == pytest.approx(0.2)  # none: heuristic
+    assert llm.metrics["word_count"].score == 0.9  # has an llm-metric: judged
+    assert llm.metrics["context_count"].score == pytest.approx(0.2)  # none: heuristic
+    assert (llm.cost.llm_calls, llm.cost.input_tokens) == (1, 7)
     pinned = evaluate(
         SAMPLE,
         ["word_count"],
-        {"mode": "hybrid", "judge": judge, "metricModes": {"wordCount": "heuristic"}},
+        {"mode": "llm", "judge": judge, "metricModes": {"wordCount": "heuristic"}},
         registry=registry,
     )
     assert pinned.metrics["word_count"].score == pytest.approx(0.4)
+    hybrid = evaluate(SAMPLE, ["word_count"], {"mode": "hybrid", "judge": judge}, registry=registry)
+    assert hybrid.metrics["word_count"].score == pytest.approx(0.4)  # heuristic unless routed
+    routed = evaluate(
+        SAMPLE,
+        ["word_count"],
+        {"mode": "hybrid", "judge": judge, "metricModes": {"word_count": "llm"}},
+        registry=registry,
+    )
+    assert routed.metrics["word_count"].score == 0.9
     one_llm = evaluate(
         SAMPLE,
         ["word_count"],

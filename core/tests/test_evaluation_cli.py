@@ -163,6 +163,7 @@ def test_bad_input_exits_2_with_a_coded_error(data, args, line, expected):
         with data.open("a") as handle:
             handle.write(line + "\n")
     code, out, err = run(data, *args)
+    assert out == ""
     assert code == 2
     assert err.startswith(expected), err
     assert "Traceback" not in err

@@ -127,9 +127,10 @@ def resolve_plan(
     """Turn metric ids and options into an :class:`EvaluationPlan`.
 
     ``metrics=None`` uses the registry's ``metric-set`` named ``default`` when registered, else
-    every registered metric. In ``llm`` mode a metric is the ``llm-metric`` of that id; in
-    ``hybrid`` mode a metric uses its ``llm-metric`` when one is registered; ``metric_modes``
-    overrides either.
+    every registered metric. Routing per metric: ``metric_modes[id]`` when given (``"llm"``
+    needs an ``llm-metric`` of that id); else in ``llm`` mode the ``llm-metric`` of that id when
+    one is registered and the heuristic ``metric`` otherwise; in ``heuristic`` and ``hybrid``
+    mode the heuristic ``metric`` (hybrid is heuristic plus the per-metric ``llm`` overrides).
 
     :raises AssayError: ``UNKNOWN_METRIC`` for an id (in ``metrics``, ``thresholds``,
         ``composite_weights`` or ``metric_modes``) that names no registered metric of the needed
@@ -160,16 +161,8 @@ def resolve_plan(
         if metric_id is None:
             raise _unknown(raw_id, registry, path)
         mode = modes.get(metric_id) or (
-            "llm"
-            if options.mode == "llm" or (options.mode == "hybrid" and llm_id is not None)
-            else "heuristic"
+            "llm" if options.mode == "llm" and llm_id is not None else "heuristic"
         )
-        if mode == "llm" and judge is None:
-            raise AssayError(
-                Code.JUDGE_MISCONFIGURED,
-                f"metric {metric_id!r} runs in llm mode but no judge is configured",
-                "options.judge",
-            )
         found = llm_id if mode == "llm" else heuristic_id
         if found is None:
             kind = LLM_METRIC_KIND if mode == "llm" else "metric"

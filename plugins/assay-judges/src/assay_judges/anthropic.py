@@ -1,0 +1,111 @@
+"""A judge speaking Anthropic's messages API."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import assay
+import attrs
+from assay.evaluation import EvaluationErrorCode as Code
+
+from assay_judges.http import post_json
+from assay_judges.settings import read_settings
+
+__all__ = ["ANTHROPIC_VERSION", "AnthropicJudge", "anthropic_judge"]
+
+ANTHROPIC_VERSION = "2023-06-01"
+"""The ``anthropic-version`` header sent with every request."""
+
+
+@attrs.frozen
+class AnthropicJudge:
+    """POSTs ``{base_url}/v1/messages`` with one user message.
+
+    Attributes:
+        model: the model name sent in the request.
+        base_url: ``https://api.anthropic.com`` or a compatible proxy.
+        api_key: sent as ``x-api-key``.
+        timeout: seconds per attempt.
+        retries: extra attempts on transport errors, timeouts, 429, 5xx and 529 (overloaded).
+        max_tokens: reply limit (required by the API).
+        temperature: sampling temperature.
+        backoff: seconds before the first retry, doubled for each further one.
+        sleep: how to wait between retries (injectable; default :func:`time.sleep`).
+    """
+
+    model: str
+    api_key: str = attrs.field(repr=False)
+    base_url: str = "https://api.anthropic.com"
+    timeout: float = 60.0
+    retries: int = 2
+    max_tokens: int = 1024
+    temperature: float = 0.0
+    backoff: float = 0.5
+    sleep: Callable[[float], None] = attrs.field(default=time.sleep, eq=False, repr=False)
+
+    @property
+    def name(self) -> str:
+        """``anthropic:<model>@<base_url>``."""
+        return f"anthropic:{self.model}@{self.base_url}"
+
+    def complete(self, prompt: str) -> assay.JudgeReply:
+        """The concatenated text blocks of the reply, with token usage.
+
+        :raises assay.AssayError: ``JUDGE_ERROR`` on transport failure or a response without
+            text content.
+        """
+        headers = {"x-api-key": self.api_key, "anthropic-version": ANTHROPIC_VERSION}
+        body = {
+            "model": self.model,
+            "max_tokens": self.max_tokens,
+            "temperature": self.temperature,
+            "messages": [{"role": "user", "content": prompt}],
+        }
+        url = f"{self.base_url}/v1/messages"
+        response = post_json(
+            url,
+            body,
+            headers,
+            timeout=self.timeout,
+            retries=self.retries,
+            backoff=self.backoff,
+            sleep=self.sleep,
+        )
+        try:
+            blocks = [b["text"] for b in response["content"] if b.get("type") == "text"]
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise assay.AssayError(Code.JUDGE_ERROR, f"{url} answered without content") from exc
+        if not blocks:
+            raise assay.AssayError(Code.JUDGE_ERROR, f"{url} answered without a text block")
+        usage = response.get("usage") or {}
+        return assay.JudgeReply(
+            "".join(blocks),
+            prompt_tokens=usage.get("input_tokens"),
+            completion_tokens=usage.get("output_tokens"),
+            model=response.get("model"),
+        )
+
+
+def anthropic_judge(
+    settings: Mapping[str, Any], env: Mapping[str, str] | None = None
+) -> AnthropicJudge:
+    """Judge factory ``anthropic``: settings ``model``, ``baseUrl`` (else
+    ``ANTHROPIC_BASE_URL``), ``apiKey`` / ``apiKeyEnv`` (else ``ANTHROPIC_API_KEY``; required),
+    ``timeout``, ``retries``, ``maxTokens``, ``temperature``.
+
+    :raises assay.AssayError: ``JUDGE_MISCONFIGURED`` as
+        :func:`assay_judges.settings.read_settings`, including a missing key.
+    """
+    return AnthropicJudge(
+        **read_settings(
+            settings,
+            provider="anthropic",
+            default_base_url="https://api.anthropic.com",
+            key_env="ANTHROPIC_API_KEY",
+            base_url_env="ANTHROPIC_BASE_URL",
+            key_required=True,
+            env=env,
+        )
+    )

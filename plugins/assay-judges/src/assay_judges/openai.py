@@ -1,0 +1,109 @@
+"""A judge speaking the OpenAI chat-completions API (OpenAI, and local servers that copy it:
+llama.cpp, vLLM, Ollama)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import assay
+import attrs
+from assay.evaluation import EvaluationErrorCode as Code
+
+from assay_judges.http import post_json
+from assay_judges.settings import read_settings
+
+__all__ = ["OpenAIJudge", "openai_judge"]
+
+
+@attrs.frozen
+class OpenAIJudge:
+    """POSTs ``{base_url}/chat/completions`` with one user message.
+
+    Attributes:
+        model: the model name sent in the request.
+        base_url: e.g. ``https://api.openai.com/v1`` or ``http://localhost:8080/v1``.
+        api_key: sent as ``Authorization: Bearer``; ``None`` for servers that need none.
+        timeout: seconds per attempt.
+        retries: extra attempts on transport errors, timeouts, 429 and 5xx.
+        max_tokens: reply limit.
+        temperature: sampling temperature (0 for the most repeatable judge).
+        backoff: seconds before the first retry, doubled for each further one.
+        sleep: how to wait between retries (injectable; default :func:`time.sleep`).
+    """
+
+    model: str
+    base_url: str = "https://api.openai.com/v1"
+    api_key: str | None = attrs.field(default=None, repr=False)
+    timeout: float = 60.0
+    retries: int = 2
+    max_tokens: int = 1024
+    temperature: float = 0.0
+    backoff: float = 0.5
+    sleep: Callable[[float], None] = attrs.field(default=time.sleep, eq=False, repr=False)
+
+    @property
+    def name(self) -> str:
+        """``openai:<model>@<base_url>``."""
+        return f"openai:{self.model}@{self.base_url}"
+
+    def complete(self, prompt: str) -> assay.JudgeReply:
+        """The first choice's message content, with token usage when reported.
+
+        :raises assay.AssayError: ``JUDGE_ERROR`` on transport failure or a response without
+            ``choices[0].message.content``.
+        """
+        headers = {"authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        body = {
+            "model": self.model,
+            "messages": [{"role": "user", "content": prompt}],
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+        }
+        url = f"{self.base_url}/chat/completions"
+        response = post_json(
+            url,
+            body,
+            headers,
+            timeout=self.timeout,
+            retries=self.retries,
+            backoff=self.backoff,
+            sleep=self.sleep,
+        )
+        try:
+            text = response["choices"][0]["message"]["content"]
+            if not isinstance(text, str):
+                raise TypeError("content is not a string")
+        except (KeyError, IndexError, TypeError) as exc:
+            raise assay.AssayError(
+                Code.JUDGE_ERROR, f"{url} answered without choices[0].message.content"
+            ) from exc
+        usage = response.get("usage") or {}
+        return assay.JudgeReply(
+            text,
+            prompt_tokens=usage.get("prompt_tokens"),
+            completion_tokens=usage.get("completion_tokens"),
+            model=response.get("model"),
+        )
+
+
+def openai_judge(settings: Mapping[str, Any], env: Mapping[str, str] | None = None) -> OpenAIJudge:
+    """Judge factory ``openai``: settings ``model``, ``baseUrl`` (else ``OPENAI_BASE_URL``),
+    ``apiKey`` / ``apiKeyEnv`` (else ``OPENAI_API_KEY``; optional), ``timeout``, ``retries``,
+    ``maxTokens``, ``temperature``.
+
+    :raises assay.AssayError: ``JUDGE_MISCONFIGURED`` as
+        :func:`assay_judges.settings.read_settings`.
+    """
+    return OpenAIJudge(
+        **read_settings(
+            settings,
+            provider="openai",
+            default_base_url="https://api.openai.com/v1",
+            key_env="OPENAI_API_KEY",
+            base_url_env="OPENAI_BASE_URL",
+            key_required=False,
+            env=env,
+        )
+    )
