@@ -132,12 +132,15 @@ class CorpusDimension(assay.Dimension):
     def score(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> assay.DimensionScore:
         """Score corpus coverage (RULES.md section 8)."""
         section = config.get(self.name) or {}
-        expected_types = section.get("expectedTypes")
-        present_types = inputs.get("presentTypes")
-        named = expected_types is not None and present_types is not None
-        if named:
+        expected_types: Sequence[str] | None = section.get("expectedTypes")
+        present_types: Sequence[str] | None = inputs.get("presentTypes")
+        named = False
+        count: Any
+        expected: Any
+        if expected_types is not None and present_types is not None:
+            named = True
             present = set(present_types)
-            count: Any = len(present_types)
+            count = len(present_types)
             expected = len(expected_types)
             missing = [name for name in expected_types if name not in present]
         else:
