@@ -15,8 +15,10 @@ from typing import Any
 import assay
 
 from assay_faithfulness.codes import INVALID_CONTEXTS, INVALID_SAMPLE, MISSING_ANSWER
+from assay_faithfulness.features import TextFeatures, text_features
 from assay_faithfulness.ngrams import ngram_set
-from assay_faithfulness.text import split_sentences, tokenize
+from assay_faithfulness.text import split_sentences
+from assay_faithfulness.tfidf import PairSide, pair_side
 
 __all__ = ["ANALYSIS_KEY", "SampleAnalysis", "analyse", "shared_analysis", "validate_sample"]
 
@@ -66,6 +68,10 @@ def validate_sample(sample: Any) -> None:
 class SampleAnalysis:
     """Lazily computed text features of one validated sample.
 
+    Per-text work (tokens, counts, n-gram sets) comes from
+    :func:`~assay_faithfulness.features.text_features`, so a passage that recurs across samples
+    is processed once.
+
     Attributes:
         sample: the analysed sample.
         has_ground_truth: ``False`` when the ground truth is missing or the empty string (the
@@ -78,48 +84,45 @@ class SampleAnalysis:
         self._sets: dict[tuple[str, int], list[frozenset[Any]]] = {}
 
     @cached_property
-    def question_tokens(self) -> list[str]:
-        return tokenize(self.sample.question)
+    def question(self) -> TextFeatures:
+        return text_features(self.sample.question)
 
     @cached_property
-    def answer_tokens(self) -> list[str]:
-        return tokenize(self.sample.answer)
-
-    @cached_property
-    def ground_truth_tokens(self) -> list[str]:
-        return tokenize(self.sample.ground_truth or "")
-
-    @cached_property
-    def context_tokens(self) -> list[list[str]]:
-        return [tokenize(context) for context in self.sample.contexts]
+    def contexts(self) -> list[TextFeatures]:
+        return [text_features(context) for context in self.sample.contexts]
 
     @cached_property
     def answer_sentences(self) -> list[str]:
         return split_sentences(self.sample.answer)
 
     @cached_property
-    def answer_sentence_tokens(self) -> list[list[str]]:
-        return [tokenize(sentence) for sentence in self.answer_sentences]
+    def answer_parts(self) -> list[TextFeatures]:
+        """Features of each answer sentence."""
+        return [text_features(sentence) for sentence in self.answer_sentences]
 
     @cached_property
     def ground_truth_sentences(self) -> list[str]:
         return split_sentences(self.sample.ground_truth or "")
 
     @cached_property
-    def ground_truth_sentence_tokens(self) -> list[list[str]]:
-        return [tokenize(sentence) for sentence in self.ground_truth_sentences]
+    def ground_truth_parts(self) -> list[TextFeatures]:
+        """Features of each ground-truth sentence."""
+        return [text_features(sentence) for sentence in self.ground_truth_sentences]
+
+    # Sentences are cut at whitespace, which also separates tokens, and lowercasing never looks
+    # across whitespace; so a text's tokens are its sentences' tokens, one after the other.
+    @cached_property
+    def answer_tokens(self) -> list[str]:
+        return [token for part in self.answer_parts for token in part.tokens]
 
     @cached_property
-    def question_counts(self) -> dict[str, int]:
-        return dict(Counter(self.question_tokens))
+    def ground_truth_tokens(self) -> list[str]:
+        return [token for part in self.ground_truth_parts for token in part.tokens]
 
     @cached_property
-    def answer_counts(self) -> dict[str, int]:
-        return dict(Counter(self.answer_tokens))
-
-    @cached_property
-    def context_counts(self) -> list[dict[str, int]]:
-        return [dict(Counter(tokens)) for tokens in self.context_tokens]
+    def answer_pair_side(self) -> PairSide:
+        """The answer's side of a two-text TF-IDF cosine."""
+        return pair_side(dict(Counter(self.answer_tokens)), len(self.answer_tokens))
 
     def ngram_sets(self, part: str, n: int) -> list[frozenset[Any]]:
         """The n-gram sets of every text of ``part``: ``"question"``, ``"answer"``,
@@ -128,23 +131,22 @@ class SampleAnalysis:
         key = (part, n)
         sets = self._sets.get(key)
         if sets is None:
-            sets = [ngram_set(tokens, n) for tokens in self._token_lists(part)]
-            self._sets[key] = sets
+            sets = self._sets[key] = self._compute_sets(part, n)
         return sets
 
-    def _token_lists(self, part: str) -> list[list[str]]:
+    def _compute_sets(self, part: str, n: int) -> list[frozenset[Any]]:
         if part == "question":
-            return [self.question_tokens]
-        if part == "answer":
-            return [self.answer_tokens]
-        if part == "ground_truth":
-            return [self.ground_truth_tokens]
+            return [self.question.ngrams(n)]
         if part == "contexts":
-            return self.context_tokens
+            return [features.ngrams(n) for features in self.contexts]
         if part == "answer_sentences":
-            return self.answer_sentence_tokens
+            return [features.ngrams(n) for features in self.answer_parts]
         if part == "ground_truth_sentences":
-            return self.ground_truth_sentence_tokens
+            return [features.ngrams(n) for features in self.ground_truth_parts]
+        if part == "answer":
+            return [ngram_set(self.answer_tokens, n)]
+        if part == "ground_truth":
+            return [ngram_set(self.ground_truth_tokens, n)]
         raise KeyError(part)
 
 

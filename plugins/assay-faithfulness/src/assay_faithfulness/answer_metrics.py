@@ -10,7 +10,7 @@ from typing import Any
 from assay_faithfulness.analysis import SampleAnalysis
 from assay_faithfulness.base import HeuristicMetric, Measured, Signal
 from assay_faithfulness.jsnumbers import to_fixed3
-from assay_faithfulness.ngrams import jaccard, weighted_overlap_of_sets
+from assay_faithfulness.ngrams import best_weighted_overlap, jaccard
 from assay_faithfulness.options import HeuristicOptions
 from assay_faithfulness.tfidf import pair_cosine, token_f1_of_tokens
 
@@ -26,11 +26,16 @@ def best_unigram_overlap(
     sentence_set: frozenset[Any], context_sets: Sequence[frozenset[Any]]
 ) -> float:
     """The largest unigram Jaccard of a sentence with any context (0 when none is larger)."""
+    if not sentence_set:  # Jaccard is 1 against an empty context, else 0
+        return 1.0 if not all(context_sets) else 0.0
     best = 0.0
+    size = len(sentence_set)
     for context_set in context_sets:
-        value = jaccard(sentence_set, context_set)
-        if value > best:
-            best = value
+        if context_set:
+            common = len(sentence_set & context_set)
+            value = common / (size + len(context_set) - common)
+            if value > best:
+                best = value
     return best
 
 
@@ -53,14 +58,9 @@ class Faithfulness(HeuristicMetric):
         signals: list[Signal] = []
         total = 0.0
         for i, sentence in enumerate(sentences):
-            sentence_sets = [sets[i] for sets in per_size_sentences]
-            best = 0.0
-            for c in range(len(analysis.sample.contexts)):
-                value = weighted_overlap_of_sets(
-                    sentence_sets, [sets[c] for sets in per_size_contexts], weights
-                )
-                if value > best:
-                    best = value
+            best = best_weighted_overlap(
+                [sets[i] for sets in per_size_sentences], per_size_contexts, weights
+            )
             supports.append(best)
             total += best
             if best < LOW_SUPPORT:
@@ -91,12 +91,7 @@ class AnswerRelevance(HeuristicMetric):
     default_threshold = 0.7
 
     def measure(self, analysis: SampleAnalysis, options: HeuristicOptions) -> Measured:
-        similarity = pair_cosine(
-            analysis.question_counts,
-            len(analysis.question_tokens),
-            analysis.answer_counts,
-            len(analysis.answer_tokens),
-        )
+        similarity = pair_cosine(analysis.question.pair_side, analysis.answer_pair_side)
         overlap = jaccard(
             analysis.ngram_sets("question", 1)[0], analysis.ngram_sets("answer", 1)[0]
         )

@@ -10,10 +10,9 @@ threshold, fetches the shared analysis and options, and builds the
 from __future__ import annotations
 
 import math
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import assay
-import attrs
 
 from assay_faithfulness.analysis import SampleAnalysis, shared_analysis
 from assay_faithfulness.codes import INVALID_THRESHOLD
@@ -26,9 +25,11 @@ SEVERITY_TO_CORE = {"info": "info", "warning": "warn", "critical": "error"}
 """The reference's signal severities and the core's names for them."""
 
 
-@attrs.frozen
-class Signal:
+class Signal(NamedTuple):
     """A signal as the reference names it, before it becomes an :class:`assay.MetricSignal`.
+
+    (A named tuple rather than an attrs class: metrics build many of these per sample, and a
+    tuple costs a fraction of a frozen attrs instance to create.)
 
     Attributes:
         id: the reference's stable signal id, e.g. ``"faithfulness-low-support-2"``.
@@ -43,9 +44,9 @@ class Signal:
     evidence: str | None = None
 
 
-@attrs.frozen
-class Measured:
-    """What a metric measured on one sample.
+class Measured(NamedTuple):
+    """What a metric measured on one sample (a named tuple for the same reason as
+    :class:`Signal`).
 
     Attributes:
         score: in [0, 1] (the reference's formulas; unusual negative weights can leave it), or
@@ -58,7 +59,7 @@ class Measured:
     score: float | None
     explanation: str
     signals: tuple[Signal, ...] = ()
-    details: dict[str, Any] = attrs.field(factory=dict)
+    details: dict[str, Any] | None = None
 
 
 def check_threshold(metric_id: str, threshold: Any) -> float:
@@ -67,6 +68,8 @@ def check_threshold(metric_id: str, threshold: Any) -> float:
     :raises assay.AssayError: ``INVALID_THRESHOLD`` at ``thresholds.<metric_id>`` when it is not
         a number in [0, 1].
     """
+    if type(threshold) is float and 0.0 <= threshold <= 1.0:
+        return threshold
     if (
         isinstance(threshold, bool)
         or not isinstance(threshold, int | float)
@@ -111,26 +114,27 @@ class HeuristicMetric:
             non-string contexts, or with other wrongly typed fields.
         """
         threshold = check_threshold(self.id, threshold)
-        analysis = shared_analysis(sample, context)
-        measured = self.measure(analysis, heuristic_options(context))
-        score = measured.score
-        details = {
+        score, explanation, signals, details = self.measure(
+            shared_analysis(sample, context), heuristic_options(context)
+        )
+        all_details = {
             "mode": "heuristic",
             "llm_calls": 0,
-            "signal_ids": [s.id for s in measured.signals],
-            **measured.details,
+            "signal_ids": [s.id for s in signals],
         }
+        if details:
+            all_details.update(details)
         return assay.MetricResult(
             metric_id=self.id,
             score=score,
             passed=None if score is None else score >= threshold,
             threshold=threshold,
-            explanation=measured.explanation,
-            signals=tuple(
+            explanation=explanation,
+            signals=[
                 assay.MetricSignal(SEVERITY_TO_CORE[s.severity], s.message, s.evidence)  # type: ignore[arg-type]
-                for s in measured.signals
-            ),
-            details=details,
+                for s in signals
+            ],
+            details=all_details,
         )
 
     def measure(self, analysis: SampleAnalysis, options: HeuristicOptions) -> Measured:

@@ -31,12 +31,8 @@ class ContextPrecision(HeuristicMetric):
         contexts = analysis.sample.contexts
         if not contexts:
             return Measured(0.0, "No context chunks provided.")
-        question_counts = analysis.question_counts
-        question_length = len(analysis.question_tokens)
-        similarities = [
-            pair_cosine(question_counts, question_length, counts, len(tokens))
-            for counts, tokens in zip(analysis.context_counts, analysis.context_tokens, strict=True)
-        ]
+        question = analysis.question.pair_side
+        similarities = [pair_cosine(question, features.pair_side) for features in analysis.contexts]
         total = 0.0
         for value in similarities:
             total += value

@@ -7,6 +7,7 @@ exactly 1.0 and one empty set 0.0. The weighted form is ``sum(overlap_n * w_n) /
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any
 
 from assay_faithfulness.text import tokenize
@@ -14,6 +15,7 @@ from assay_faithfulness.text import tokenize
 __all__ = [
     "DEFAULT_NGRAM_SIZES",
     "DEFAULT_NGRAM_WEIGHTS",
+    "best_weighted_overlap",
     "get_ngrams",
     "jaccard",
     "ngram_overlap",
@@ -33,16 +35,14 @@ def get_ngrams(tokens: Sequence[str], n: int) -> list[str]:
     return [" ".join(tokens[i : i + n]) for i in range(len(tokens) - n + 1)]
 
 
-def ngram_set(tokens: Sequence[str], n: int) -> frozenset[Any]:
-    """The set of n-grams of ``tokens``, in a form only meant for :func:`jaccard`.
-
-    Tokens never contain a space, so a tuple of ``n`` tokens identifies the same n-gram as its
-    space-joined string; tuples are cheaper to build. ``n == 1`` uses the tokens themselves.
-    """
+def ngram_set(tokens: Sequence[str], n: int) -> frozenset[str]:
+    """The set of the distinct n-grams of ``tokens`` (as :func:`get_ngrams` spells them)."""
     if n == 1:
         return frozenset(tokens)
-    if n >= 2:
-        return frozenset(zip(*(tokens[i:] for i in range(n)), strict=False))
+    if n == 2:
+        return frozenset(map(" ".join, pairwise(tokens)))
+    if n > 2:
+        return frozenset(map(" ".join, zip(*(tokens[i:] for i in range(n)), strict=False)))
     return frozenset(get_ngrams(tokens, n))
 
 
@@ -90,6 +90,42 @@ def weighted_overlap_of_sets(
         total += jaccard(set_a, set_b) * weight
         weight_sum += weight
     return 0.0 if weight_sum == 0 else total / weight_sum
+
+
+def best_weighted_overlap(
+    sets_a: Sequence[frozenset[Any]],
+    candidates_by_size: Sequence[Sequence[frozenset[Any]]],
+    weights: Sequence[float],
+) -> float:
+    """The largest weighted overlap of one text with any of several candidate texts.
+
+    ``sets_a[k]`` is the text's n-gram set for the k-th size, ``candidates_by_size[k][c]`` the
+    c-th candidate's. The running maximum starts at 0 and is replaced only by a strictly larger
+    value (the reference's rule), so with no candidates, or only negative overlaps, it is 0.
+    This is the hot loop of faithfulness and context relevance, hence written out by hand.
+    """
+    weight_sum = 0.0
+    for weight in weights:
+        weight_sum += weight
+    if weight_sum == 0:
+        return 0.0
+    sizes = range(len(weights))
+    count = len(candidates_by_size[0]) if candidates_by_size else 0
+    best = 0.0
+    for c in range(count):
+        total = 0.0
+        for k in sizes:
+            a = sets_a[k]
+            b = candidates_by_size[k][c]
+            if a and b:
+                common = len(a & b)
+                total += common / (len(a) + len(b) - common) * weights[k]
+            elif not a and not b:
+                total += weights[k]  # both empty: overlap 1
+        value = total / weight_sum
+        if value > best:
+            best = value
+    return best
 
 
 def weighted_ngram_overlap(

@@ -52,10 +52,11 @@ class HeuristicOptions:
     ngram_weights: tuple[float, ...] = DEFAULT_NGRAM_WEIGHTS
     claim_support_threshold: float = 0.15
     chunk_relevance_threshold: float = 0.2
+    resolved_weights: tuple[float, ...] = attrs.field(init=False, eq=False, repr=False)
+    """One weight per n-gram size (see ``ngram_weights``), worked out once."""
 
-    @property
-    def resolved_weights(self) -> tuple[float, ...]:
-        """One weight per n-gram size (see ``ngram_weights``)."""
+    @resolved_weights.default
+    def _resolve(self) -> tuple[float, ...]:
         return resolve_weights(self.ngram_sizes, self.ngram_weights)[1]
 
     @classmethod

@@ -60,16 +60,26 @@ def _range_text(start: int, end: int) -> str:
     return f"{_class_escape(start)}-{_class_escape(end)}"
 
 
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
 @lru_cache(maxsize=1)
-def _token_pattern() -> re.Pattern[str]:
-    # Built on first use (a scan of every code point, ~0.3 s), never at import time.
+def _token_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """``(bmp_only, full)`` token patterns, built on first use (a scan of every code point,
+    ~0.3 s), never at import time.
+
+    ``re`` checks a character against a class's astral ranges one by one; the ``bmp_only``
+    pattern leaves them out and is used for texts without astral characters (nearly all), which
+    makes tokenizing about six times faster. Both give the same tokens on such texts.
+    """
     separators = {ord(c) for c in JS_WHITESPACE}
     separators.update(
         cp
         for cp in range(sys.maxunicode + 1)
         if unicodedata.category(chr(cp)) in _PUNCTUATION_CATEGORIES
     )
-    return re.compile(f"[^{_ranges(sorted(separators))}]+")
+    bmp = _ranges(sorted(cp for cp in separators if cp < 0x10000))
+    return re.compile(f"[^{bmp}]+"), re.compile(f"[^{_ranges(sorted(separators))}]+")
 
 
 def tokenize(text: str) -> list[str]:
@@ -82,7 +92,11 @@ def tokenize(text: str) -> list[str]:
     """
     if not isinstance(text, str):
         raise TypeError(f"tokenize expects a string, got {type(text).__name__}")
-    return _token_pattern().findall(text.lower())
+    lowered = text.lower()
+    bmp_only, full = _token_patterns()
+    if lowered.isascii() or _ASTRAL.search(lowered) is None:
+        return bmp_only.findall(lowered)
+    return full.findall(lowered)
 
 
 _WS = re.escape(JS_WHITESPACE)

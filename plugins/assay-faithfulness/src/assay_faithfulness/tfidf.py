@@ -12,19 +12,28 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from functools import reduce
+from operator import add, mul
+from typing import NamedTuple
 
 from assay_faithfulness.jsnumbers import js_log
 from assay_faithfulness.text import tokenize
 
 __all__ = [
+    "PairSide",
     "TfIdfVectors",
     "build_tfidf_vectors",
     "cosine_similarity",
+    "pair_cosine",
+    "pair_side",
     "tfidf_similarity",
     "token_f1",
 ]
 
 TfIdfVectors = tuple[dict[str, float], list[dict[str, float]]]
+
+_IDF_IN_BOTH = js_log(3 / 3) + 1
+_IDF_IN_ONE = js_log(3 / 2) + 1
 
 
 def _weights(tokens: Sequence[str], idf: Mapping[str, float]) -> dict[str, float]:
@@ -95,35 +104,67 @@ def token_f1_of_tokens(reference: Sequence[str], hypothesis: Sequence[str]) -> f
     return 2 * precision * recall / (precision + recall)
 
 
-_IDF_IN_BOTH = js_log(3 / 3) + 1
-_IDF_IN_ONE = js_log(3 / 2) + 1
+class PairSide(NamedTuple):
+    """One text's side of a two-text TF-IDF cosine, precomputed once per text.
+
+    Attributes:
+        counts: token -> count, in first-occurrence order.
+        length: the number of tokens.
+        index: token -> its position in ``counts``.
+        squares_alone: per token, ``((count / length) * idf)**2`` (as a product) with the IDF of
+            a term only this text holds.
+        squares_shared: the same with the IDF of a term both texts hold.
+    """
+
+    counts: dict[str, int]
+    length: int
+    index: dict[str, int]
+    squares_alone: list[float]
+    squares_shared: list[float]
 
 
-def pair_cosine(
-    query_counts: Mapping[str, int],
-    query_length: int,
-    document_counts: Mapping[str, int],
-    document_length: int,
-) -> float:
-    """:func:`tfidf_similarity` from token counts (dicts in first-occurrence order) and token
-    counts' totals, without re-tokenizing: the same operations in the same order, so the same
-    bits. In a two-text corpus a term's IDF is ``ln(3/3) + 1`` when both texts hold it, else
-    ``ln(3/2) + 1``."""
+def pair_side(counts: dict[str, int], length: int) -> PairSide:
+    """The :class:`PairSide` of a text with these token ``counts`` and ``length`` tokens."""
+    frequencies = [count / length for count in counts.values()] if length else []
+    alone = [f * _IDF_IN_ONE for f in frequencies]
+    shared = [f * _IDF_IN_BOTH for f in frequencies]
+    return PairSide(
+        counts,
+        length,
+        {term: i for i, term in enumerate(counts)},
+        list(map(mul, alone, alone)),
+        list(map(mul, shared, shared)),
+    )
+
+
+def pair_cosine(query: PairSide, document: PairSide) -> float:
+    """:func:`tfidf_similarity` of two texts from their precomputed sides, bit for bit.
+
+    In a two-text corpus a term's IDF is ``ln(3/3) + 1`` when both texts hold it, else
+    ``ln(3/2) + 1``. The query (the short question) is walked term by term, as the reference
+    does; the document's squared norm is the same left-to-right sum of the same squares, taken
+    from the precomputed lists with the shared terms patched in.
+    """
+    query_length, document_length = query.length, document.length
     if query_length == 0 or document_length == 0:
         return 0.0
+    document_counts = document.counts
     dot = 0.0
     norm_query = 0.0
-    for term, count in query_counts.items():
+    shared_positions = []
+    for term, count in query.counts.items():
         other = document_counts.get(term)
         if other is None:
             value = (count / query_length) * _IDF_IN_ONE
         else:
             value = (count / query_length) * _IDF_IN_BOTH
             dot += value * ((other / document_length) * _IDF_IN_BOTH)
+            shared_positions.append(document.index[term])
         norm_query += value * value
-    norm_document = 0.0
-    for term, count in document_counts.items():
-        idf = _IDF_IN_BOTH if term in query_counts else _IDF_IN_ONE
-        value = (count / document_length) * idf
-        norm_document += value * value
+    squares = document.squares_alone
+    if shared_positions:
+        squares = squares.copy()
+        for position in shared_positions:
+            squares[position] = document.squares_shared[position]
+    norm_document = reduce(add, squares, 0.0)
     return dot / (math.sqrt(norm_query) * math.sqrt(norm_document))
