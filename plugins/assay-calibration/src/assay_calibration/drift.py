@@ -423,7 +423,8 @@ class PageHinkley(_Detector):
 
     def _references(self, chunk: np.ndarray, counts: np.ndarray) -> np.ndarray:
         totals = np.cumsum(np.concatenate(([self._total], chunk)))[1:]
-        return totals / counts
+        means: np.ndarray = totals / counts
+        return means
 
     def _advance_reference(self, chunk: np.ndarray) -> None:
         totals = np.cumsum(np.concatenate(([self._total], chunk)))

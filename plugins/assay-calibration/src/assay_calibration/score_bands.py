@@ -215,8 +215,8 @@ def _parse_bands(value: Any) -> tuple[ScoreBand, ...]:
         raise assay.AssayError("INVALID_CONFIG", "must be a list of {min, max}", "bands")
     bands = []
     for i, item in enumerate(value):
-        low = item.get("min") if isinstance(item, Mapping) else None
-        high = item.get("max") if isinstance(item, Mapping) else None
+        low: Any = item.get("min") if isinstance(item, Mapping) else None
+        high: Any = item.get("max") if isinstance(item, Mapping) else None
         if not (_is_number(low) and _is_number(high) and 0 <= low < high <= 101):
             raise assay.AssayError(
                 "INVALID_CONFIG", "must satisfy 0 <= min < max <= 101", f"bands[{i}]"
@@ -379,6 +379,9 @@ class CalibrationReport:
 
 
 def _parse_sample(item: Any, i: int) -> CalibrationSample:
+    total: Any
+    outcome: Any
+    action: Any
     if isinstance(item, CalibrationSample):
         total, outcome, action = item.total, item.outcome, item.recommended_action
     elif isinstance(item, Mapping):
