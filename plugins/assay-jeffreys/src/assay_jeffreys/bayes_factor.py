@@ -33,7 +33,8 @@ STRENGTHS = (
 )
 """The seven Jeffreys categories, from most against to most in favour of high quality."""
 
-_LOG_BOUNDARIES = tuple(math.log(b) for b in JEFFREYS_BOUNDARIES)
+_LOG_HIGH = tuple(math.log(b) for b in JEFFREYS_BOUNDARIES)
+_LOG_LOW = tuple(math.log(1.0 / b) for b in JEFFREYS_BOUNDARIES)
 
 
 def jeffreys_strength(log_bayes_factor: float) -> str:
@@ -41,20 +42,24 @@ def jeffreys_strength(log_bayes_factor: float) -> str:
 
     With ``BF = exp(log_bayes_factor)``: ``BF >= 100`` decisive-high, ``>= 10`` strong-high,
     ``>= 3`` substantial-high, ``BF <= 1/100`` decisive-low, ``<= 1/10`` strong-low,
-    ``<= 1/3`` substantial-low, otherwise inconclusive. Boundaries are compared in log space
-    (``log_bayes_factor >= ln 3`` ...), so they are exactly symmetric; a boundary value belongs
-    to the stronger category. NaN is inconclusive.
+    ``<= 1/3`` substantial-low, otherwise inconclusive. A boundary value belongs to the
+    stronger category. Compared in log space against ``ln 3, ln 10, ln 100`` and
+    ``ln(1/3), ln(1/10), ln(1/100)`` (the logs of the floating-point reciprocals, so
+    ``jeffreys_strength(math.log(0.1))`` is strong-low). NaN is inconclusive.
     """
-    substantial, strong, decisive = _LOG_BOUNDARIES
-    magnitude = abs(log_bayes_factor)
-    if not magnitude >= substantial:
-        return "inconclusive"
-    side = "high" if log_bayes_factor > 0 else "low"
-    if magnitude >= decisive:
-        return f"decisive-{side}"
-    if magnitude >= strong:
-        return f"strong-{side}"
-    return f"substantial-{side}"
+    if log_bayes_factor > 0:
+        for boundary, name in zip(
+            reversed(_LOG_HIGH), ("decisive", "strong", "substantial"), strict=True
+        ):
+            if log_bayes_factor >= boundary:
+                return f"{name}-high"
+    elif log_bayes_factor < 0:
+        for boundary, name in zip(
+            reversed(_LOG_LOW), ("decisive", "strong", "substantial"), strict=True
+        ):
+            if log_bayes_factor <= boundary:
+                return f"{name}-low"
+    return "inconclusive"
 
 
 def favored_hypothesis(strength: str) -> str:

@@ -99,16 +99,14 @@ def batch_log_bayes_factors(
             "scores",
         )
     clamped = np.clip(x, SCORE_EPSILON, 1.0 - SCORE_EPSILON)
+    log_x, log_1mx = np.log(clamped), np.log1p(-clamped)
     if has_missing:
-        clamped = np.where(missing, 0.5, clamped)
-    log_bf = np.log(clamped) @ coef_log_x + np.log1p(-clamped) @ coef_log_1mx
-    if has_missing:
-        # Subtract what the 0.5 placeholders added, and only count present constants.
-        placeholder = np.log(0.5) * (coef_log_x + coef_log_1mx)
-        log_bf += (~missing) @ constants - missing @ placeholder
+        log_x[missing] = 0.0  # a missing score contributes nothing
+        log_1mx[missing] = 0.0
+        log_bf = log_x @ coef_log_x + log_1mx @ coef_log_1mx + (~missing) @ constants
         matched = (~missing).sum(axis=1)
     else:
-        log_bf += constants.sum()
+        log_bf = log_x @ coef_log_x + log_1mx @ coef_log_1mx + constants.sum()
         matched = np.full(x.shape[0], x.shape[1])
     return log_bf, matched
 
