@@ -30,6 +30,7 @@ __all__ = [
 # Clause boundaries of a compound question: a connective word, a semicolon, or a question mark
 # followed by another question.
 _CONNECTIVE = re.compile(r"\s*(?:,\s*)?\b(?:and also|and|or|also|additionally)\b\s*", re.I)
+_LEADING_CONNECTIVE = re.compile(r"^\s*(?:and also|and|or|also|additionally)\b[\s,]*", re.I)
 _QUESTION_BREAK = re.compile(r"(?<=\?)\s+(?=\S)|\s*;\s*")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _LEADING_QUESTION = re.compile(
@@ -68,6 +69,7 @@ def decompose_query(query: str, min_topic_words: int = 1) -> tuple[str, ...]:
     asks = query.endswith("?")
     parts: list[str] = []
     for question in _QUESTION_BREAK.split(query):
+        question = _LEADING_CONNECTIVE.sub("", question)
         pieces = [p.strip(" ,") for p in _CONNECTIVE.split(question) if p.strip(" ,")]
         if len(pieces) > 1 and all(_is_meaningful(p, min_topic_words) for p in pieces):
             parts.extend(pieces)

@@ -112,21 +112,16 @@ class AlertConfig:
     )
 
 
+def _finite_score(value: Any, path: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise assay.AssayError(
+            assay.ErrorCode.INVALID_INPUT, f"expected a finite number, got {value!r}", path
+        )
+    return float(value)
+
+
 def _scores(values: Iterable[Any], path: str) -> list[float]:
-    scores = []
-    for i, value in enumerate(values):
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int | float)
-            or not math.isfinite(value)
-        ):
-            raise assay.AssayError(
-                assay.ErrorCode.INVALID_INPUT,
-                f"expected a finite number, got {value!r}",
-                f"{path}[{i}]",
-            )
-        scores.append(float(value))
-    return scores
+    return [_finite_score(value, f"{path}[{i}]") for i, value in enumerate(values)]
 
 
 def check_quality_alerts(
@@ -248,7 +243,7 @@ class QualityMonitor:
 
         :raises assay.AssayError: ``INVALID_INPUT`` when ``score`` is not a finite number.
         """
-        (value,) = _scores([score], f"scores[{self._index}]")
+        value = _finite_score(score, f"scores[{self._index}]")
         index = self._index
         self._index += 1
         self._window.append(value)

@@ -160,7 +160,8 @@ class CragRouter:
     :param incorrect_at: composite mode: ``overall <= incorrect_at`` is incorrect (0.3).
     :param upper: paper mode: a document scoring above this makes the retrieval correct.
     :param lower: paper mode: the best document at or below this makes it incorrect.
-    :param quality: composite configuration (weights, warning thresholds).
+    :param quality: composite configuration (weights, warning thresholds), or a ready
+        :class:`~assay_crag.composite.QualityScorer` (or subclass) to score with.
     :param scorer: paper mode and refinement: a document scorer or a name for
         :func:`~assay_crag.scorers.resolve_document_scorer` (default ``"lexical"``).
     :param decompose: ``query -> sub-queries`` (default :func:`decompose_query`).
@@ -182,7 +183,7 @@ class CragRouter:
         incorrect_at: float = 0.3,
         upper: float = PAPER_UPPER,
         lower: float = PAPER_LOWER,
-        quality: QualityConfig | None = None,
+        quality: QualityConfig | QualityScorer | None = None,
         scorer: str | DocumentScorer = "lexical",
         decompose: Callable[[str], Sequence[str]] = decompose_query,
         reformulate: Callable[[str], str] = reformulate_query,
@@ -205,7 +206,7 @@ class CragRouter:
         self.lower = _unit_interval(lower, "lower")
         _ordered(self.lower, self.upper, "lower", "upper")
         self.name = name or ("crag" if mode == "composite" else "crag-paper")
-        self._quality = QualityScorer(quality)
+        self._quality = quality if isinstance(quality, QualityScorer) else QualityScorer(quality)
         self._scorer_spec = scorer
         self._registry = registry
         self._scorer: DocumentScorer | None = None

@@ -1,0 +1,154 @@
+"""``assay route``, ``assay ab`` and ``assay alerts`` through a root group built like the real one."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import pytest
+from assay.cli import AssayGroup
+from assay_crag import QualityInput
+from assay_crag.plugin import assay_cli
+from click.testing import CliRunner
+
+
+@pytest.fixture
+def cli() -> click.Group:
+    @click.group(cls=AssayGroup)
+    def root() -> None:
+        """assay (test root)"""
+
+    assay_cli(root)
+    return root
+
+
+def _run(cli: click.Group, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_route_prints_sub_scores_classification_and_action(
+    cli: click.Group, france: QualityInput, tmp_path: Path
+) -> None:
+    path = tmp_path / "retrieval.json"
+    path.write_text(json.dumps(france.to_wire()))
+    code, out, _ = _run(cli, "route", str(path))
+    assert code == 0
+    assert "  retrievalConfidence    0.570" in out
+    assert "classification: ambiguous (confidence 0.697, mode composite)" in out
+    assert (
+        "action: decompose_and_recompose" in out and "  sub-query: What is its population?" in out
+    )
+
+
+def test_route_json_and_paper_mode(cli: click.Group, france: QualityInput) -> None:
+    code, out, _ = _run(
+        cli,
+        "route",
+        "-",
+        "--mode",
+        "paper",
+        "--json",
+        "--refine",
+        stdin=json.dumps(france.to_wire()),
+    )
+    wire = json.loads(out)
+    assert (
+        code == 0 and wire["classification"] == "correct" and wire["documentScores"] == [0.75, 0.0]
+    )
+    assert wire["thresholds"] == {"upper": 0.29, "lower": 0.24}
+    assert wire["quality"]["overall"] == pytest.approx(0.697)
+    assert wire["action"]["refinedContext"]["text"] == "Paris is the capital of France."
+
+
+@pytest.mark.parametrize(
+    ("payload", "message"),
+    [
+        ("{not json", "error [MALFORMED_INPUT]"),
+        (
+            '{"query": "q", "chunks": [{"content": "a", "documentId": "d", "score": null}]}',
+            "error [MALFORMED_INPUT] chunks[0].score: expected a number, got NoneType",
+        ),
+    ],
+)
+def test_route_bad_input_exits_2(cli: click.Group, payload: str, message: str) -> None:
+    code, _, err = _run(cli, "route", "-", stdin=payload)
+    assert code == 2 and err.startswith(message)
+
+
+def test_route_bad_threshold_exits_2(cli: click.Group, france: QualityInput) -> None:
+    code, _, err = _run(
+        cli, "route", "-", "--correct-at", "0.2", stdin=json.dumps(france.to_wire())
+    )
+    assert code == 2 and err.startswith("error [INVALID_CONFIG] incorrectAt:")
+
+
+def _ab_lines(n: int, shift: float) -> str:
+    lines = []
+    for i in range(n):
+        lines.append(
+            {
+                "variant": "control",
+                "queryId": f"q{i}",
+                "qualityScore": 0.5 + (i % 7) / 100,
+                "latencyMs": 40,
+            }
+        )
+        lines.append(
+            {
+                "variant": "treatment",
+                "queryId": f"q{i}",
+                "qualityScore": {"overall": 0.5 + shift + (i % 5) / 100},
+                "latencyMs": 44,
+            }
+        )
+    return "\n".join(json.dumps(x) for x in lines) + "\n"
+
+
+def test_ab_prints_the_analysis(cli: click.Group) -> None:
+    code, out, _ = _run(cli, "ab", "-", stdin=_ab_lines(40, 0.05))
+    assert code == 0
+    assert "control:   n=40" in out and "latency change +10.0%" in out
+    assert "significant at alpha 0.05 (wilcoxon" in out and "not significant" not in out
+    code, out, _ = _run(cli, "ab", "-", "--json", "--primary", "welch", stdin=_ab_lines(40, 0.05))
+    wire = json.loads(out)
+    assert wire["primaryTest"] == "welch" and wire["isSignificant"] is True
+
+
+def test_ab_bad_line_names_the_line(cli: click.Group) -> None:
+    text = (
+        _ab_lines(3, 0.0)
+        + '{"variant": "treatment", "queryId": "x", "qualityScore": 2, "latencyMs": 1}\n'
+    )
+    code, _, err = _run(cli, "ab", "-", stdin=text)
+    assert code == 2 and err.startswith(
+        "error [INVALID_INPUT] line 7: qualityScore: must be in [0, 1]"
+    )
+    code, _, err = _run(cli, "ab", "-", stdin="{}\n")
+    assert code == 2 and "line 1: variant" in err
+    code, _, err = _run(cli, "ab", "-", stdin="\n[\n")
+    assert code == 2 and err.startswith("error [MALFORMED_INPUT] line 2: not valid JSON")
+
+
+def test_alerts_exit_codes_and_json_lines(cli: click.Group) -> None:
+    good = "\n".join(["0.8"] * 10)
+    assert _run(cli, "alerts", "-", "--baseline", "0.8", stdin=good)[0] == 0
+    bad = "\n".join(["0.8"] * 5 + ['{"overall": 0.3}'] * 5)
+    code, out, _ = _run(
+        cli, "alerts", "-", "--baseline", "0.8", "--window", "5", "--json", stdin=bad
+    )
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 1 and [r["type"] for r in records] == ["degradation", "threshold"]
+    assert records[0]["index"] == 6  # window (0.8, 0.8, 0.8, 0.3, 0.3): mean 0.6 < 0.68
+    code, out, _ = _run(cli, "alerts", "-", "--baseline", "0.8", "--batch", stdin=bad)
+    assert code == 1 and "WARNING  degradation: Quality score degraded" in out
+
+
+def test_alerts_bad_input(cli: click.Group) -> None:
+    code, _, err = _run(cli, "alerts", "-", "--baseline", "0.8", stdin='0.5\n"high"\n')
+    assert code == 2 and err.startswith("error [INVALID_INPUT] line 2:")
+    code, _, err = _run(cli, "alerts", "-", "--baseline", "0.8", stdin="\n")
+    assert code == 2 and "no scores" in err
+    code, _, err = _run(cli, "alerts", "-", "--baseline", "0.8", "--degradation", "3", stdin="0.5")
+    assert code == 2 and err.startswith("error [INVALID_CONFIG] degradation:")

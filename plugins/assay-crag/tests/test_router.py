@@ -1,0 +1,177 @@
+"""The CRAG router: both modes, exact boundaries, actions, Policy contract."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import assay
+import attrs
+import pytest
+from assay_crag import AssembledContext, CragRouter, QualityInput, QualityScorer, RankedChunk
+from assay_crag.composite import ContextQualityScore
+
+
+class FixedQuality(QualityScorer):
+    """A quality scorer whose overall is a given number (to hit the boundaries exactly)."""
+
+    def __init__(self, overall: float) -> None:
+        super().__init__()
+        self.overall = overall
+
+    def score(self, quality_input: object) -> ContextQualityScore:
+        real = super().score(quality_input)  # type: ignore[arg-type]
+        return attrs.evolve(real, overall=self.overall)
+
+
+class FixedScores:
+    """A document scorer returning given scores."""
+
+    name = "fixed"
+
+    def __init__(self, *scores: float | None) -> None:
+        self.scores = scores
+
+    def score_documents(self, query: str, documents: Sequence[str]) -> tuple[float | None, ...]:
+        return self.scores[: len(documents)]
+
+
+@pytest.mark.parametrize(
+    ("overall", "label", "confidence"),
+    [
+        (0.7, "correct", 0.7),
+        (0.7 - 1e-12, "ambiguous", 0.7 - 1e-12),
+        (0.3 + 1e-12, "ambiguous", 0.3 + 1e-12),
+        (0.3, "incorrect", 0.7),
+        (0.0, "incorrect", 1.0),
+        (1.0, "correct", 1.0),
+    ],
+)
+def test_composite_mode_boundaries(
+    france: QualityInput, overall: float, label: str, confidence: float
+) -> None:
+    result = CragRouter(quality=FixedQuality(overall)).classify(france)
+    assert result.classification == label
+    assert result.confidence == pytest.approx(confidence, abs=1e-15)
+    assert result.rule == f"crag-composite-{label}"
+
+
+def test_composite_thresholds_are_configurable(france: QualityInput) -> None:
+    router = CragRouter(quality=FixedQuality(0.5), correct_at=0.5, incorrect_at=0.2)
+    assert router.classify(france).classification == "correct"
+    router = CragRouter(quality=FixedQuality(0.5), correct_at=0.9, incorrect_at=0.5)
+    assert router.classify(france).classification == "incorrect"
+
+
+@pytest.mark.parametrize(
+    ("scores", "label"),
+    [
+        ((0.1, 0.61), "correct"),  # one document above upper
+        ((0.6, 0.6), "ambiguous"),  # at upper is not above it
+        ((0.2, 0.21), "ambiguous"),
+        ((0.2, 0.2), "incorrect"),  # at lower is not above it
+        ((None, 0.1), "incorrect"),
+        ((None, None), "incorrect"),
+    ],
+)
+def test_paper_mode_boundaries(
+    france: QualityInput, scores: tuple[float | None, ...], label: str
+) -> None:
+    router = CragRouter("paper", upper=0.6, lower=0.2, scorer=FixedScores(*scores))
+    result = router.classify(france)
+    assert result.classification == label
+    assert result.document_scores == scores
+    best = max((s for s in scores if s is not None), default=0.0)
+    assert result.score == best
+    assert result.confidence == pytest.approx(1 - best if label == "incorrect" else best)
+    if None in scores:
+        assert "undetermined" in result.reason
+
+
+def test_paper_mode_without_documents_is_incorrect() -> None:
+    empty = QualityInput("Who founded Rome?", [], AssembledContext("", 0))
+    result = CragRouter("paper").classify(empty)
+    assert (result.classification, result.reason.split(" [")[0]) == (
+        "incorrect",
+        "no documents were retrieved",
+    )
+
+
+def test_actions_per_classification(france: QualityInput) -> None:
+    correct = CragRouter(quality=FixedQuality(0.9)).classify(france).action
+    assert correct.to_wire() == {"type": "use_retrieved"}
+    ambiguous = CragRouter(quality=FixedQuality(0.5)).classify(france).action
+    assert ambiguous.to_wire() == {
+        "type": "decompose_and_recompose",
+        "subQueries": ["What is the capital of France?", "What is its population?"],
+    }
+    incorrect = CragRouter(quality=FixedQuality(0.1)).classify(france).action
+    assert incorrect.to_wire() == {
+        "type": "supplemental_search",
+        "searchQuery": "capital France population",
+    }
+
+
+def test_refinement_keeps_the_relevant_strip(france: QualityInput) -> None:
+    result = CragRouter("paper", refine=True).classify(france)
+    refined = result.action.refined_context
+    assert result.classification == "correct" and refined is not None
+    assert refined.text == "Paris is the capital of France."
+    assert refined.considered == 3
+
+
+def test_decompose_and_reformulate_are_pluggable(france: QualityInput) -> None:
+    router = CragRouter(
+        quality=FixedQuality(0.5), decompose=lambda q: [q.upper()], reformulate=str.lower
+    )
+    assert router.classify(france).action.sub_queries == (france.query.upper(),)
+    router = CragRouter(quality=FixedQuality(0.0), reformulate=str.lower)
+    assert router.classify(france).action.search_query == france.query.lower()
+
+
+def test_policy_contract(france: QualityInput) -> None:
+    router = CragRouter()
+    assert isinstance(router, assay.Policy)
+    decision = router.decide(france.to_wire())
+    assert decision.action == "ambiguous" and decision.rule == "crag-composite-ambiguous"
+    assert "between incorrectAt 0.3 and correctAt 0.7" in decision.reason
+    assert decision.details["classification"] == "ambiguous"
+    assert decision == router.decide(france)
+
+
+def test_policies_are_registered() -> None:
+    registry = assay.build_registry()
+    assert registry.policy("crag/crag").mode == "composite"
+    assert registry.policy("crag/crag-paper").mode == "paper"
+    assert registry.get("document-scorer", "crag/lexical").name == "lexical"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "path"),
+    [
+        ({"correct_at": 1.2}, "correctAt"),
+        ({"incorrect_at": 0.8}, "incorrectAt"),
+        ({"upper": 0.1, "lower": 0.2}, "lower"),
+        ({"lower": -0.1}, "lower"),
+        ({"mode": "magic"}, "mode"),
+    ],
+)
+def test_bad_configuration_is_refused(kwargs: dict[str, object], path: str) -> None:
+    with pytest.raises(assay.AssayError) as caught:
+        CragRouter(**kwargs)  # type: ignore[arg-type]
+    assert (caught.value.code, caught.value.path) == ("INVALID_CONFIG", path)
+
+
+def test_unknown_scorer_name() -> None:
+    with pytest.raises(assay.AssayError) as caught:
+        CragRouter("paper", scorer="metric:does_not_exist", registry=assay.build_registry())
+    assert caught.value.code == "UNKNOWN_NAME"
+
+
+def test_chunks_ranked_by_rerank_score_feed_the_composite() -> None:
+    qi = QualityInput(
+        "Who painted the Mona Lisa?",
+        [RankedChunk("Leonardo da Vinci painted the Mona Lisa.", "d1", 0.9, rerank_score=0.95)],
+        AssembledContext("Leonardo da Vinci painted the Mona Lisa.", 8),
+    )
+    result = CragRouter().classify(qi)
+    assert result.quality is not None and result.score == result.quality.overall
