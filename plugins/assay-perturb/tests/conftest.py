@@ -82,7 +82,7 @@ def write_case(folder: Path, name: str, **fields: str) -> Path:
 
 def write_config(folder: Path, extra: str = "", **fields: str) -> Path:
     values = {
-        "command": f"[{sys.executable!r}, pipeline.py]",
+        "command": f"[{sys.executable!r}, -S, pipeline.py]",
         "field": "answer.label",
         "type": "enum",
         "perturbations": "{reorder: {count: 2}, pad: {count: 2, source: case}, swap: {}}",
@@ -99,6 +99,7 @@ def write_config(folder: Path, extra: str = "", **fields: str) -> Path:
         cases: cases
         perturbations: {perturbations}
         seed: 3
+        jobs: 2
         """
     ).format(**values)
     path = folder / "assay-perturb.yaml"

@@ -71,7 +71,6 @@ def test_key_evidence_accepts_commas_and_orders_counterfactuals() -> None:
         (GOOD.replace("### a1\nSwapped", "### b2\nSwapped"), 20, "counterfactual for 'b2'"),
         (GOOD.replace("What is the window?", ""), 3, "the Query section is empty"),
         (GOOD.replace("### b2", "### b 2"), 13, "chunk id 'b 2' must be"),
-        ("stray text\n" + GOOD, 1, "text before the first"),
         (
             GOOD.replace("## Context\n", "## Context\nloose text\n"),
             7,
@@ -88,6 +87,11 @@ def test_malformed_case_names_file_line_and_problem(broken: str, line: int, frag
     assert info.value.code == "MALFORMED_CASE"
     assert info.value.path == f"cases/bad.md:{line}"
     assert fragment in info.value.message
+
+
+def test_text_before_the_first_section_is_a_free_description() -> None:
+    case = parse_case("Notes for authors.\n<!-- a comment -->\n" + GOOD, "c.md")
+    assert case.query == "What is the window?"
 
 
 def test_missing_required_section() -> None:

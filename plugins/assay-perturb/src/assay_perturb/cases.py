@@ -27,6 +27,7 @@ A case file looks like this (section names are case-insensitive; ``#`` title opt
     ## Expected decision
     30
 
+Text before the first ``##`` section (a title, a description, comments) is ignored.
 ``Query``, ``Context`` (one ``###`` subsection per chunk, the heading being the chunk id),
 ``Key evidence`` (chunk ids, one per line, bullets allowed) and ``Counterfactual`` (one ``###``
 subsection per key-evidence id) are required; ``Padding`` and ``Expected decision`` are optional.
@@ -109,9 +110,7 @@ def _split(source: str, where: str) -> dict[str, _Section]:
                 block[2].append((number, line))
             elif current is not None:
                 current.lines.append((number, line))
-            elif line.strip():
-                raise _fail(where, number, "text before the first '## ' section heading")
-            continue
+            continue  # before the first section: a free description, ignored
         level, title = len(match.group(1)), (match.group(2) or "").strip()
         if level == 1:
             if current is not None:
@@ -277,5 +276,13 @@ def load_cases(directory: str | Path, only: Iterable[str] = ()) -> list[assay.Pe
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise assay.AssayError("CASES_DIR", f"cannot read case file: {exc}", str(path)) from exc
-        cases.append(parse_case(text, str(path)))
+        cases.append(parse_case(text, _display(path)))
     return cases
+
+
+def _display(path: Path) -> str:
+    """``path`` relative to the current directory when it lies below it (shorter messages)."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)

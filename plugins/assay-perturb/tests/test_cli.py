@@ -1,0 +1,130 @@
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from assay_perturb.cli import perturb
+from click.testing import CliRunner
+
+
+@pytest.fixture
+def cli(workdir: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(workdir)
+    runner = CliRunner()
+    return lambda *args: runner.invoke(perturb, list(args), catch_exceptions=False)
+
+
+def test_check_exit_0_prints_the_terminal_report(cli) -> None:
+    result = cli("check", "--quiet")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "decision field answer.label (enum, distance enum)"
+    assert any(line.split()[:3] == ["alpha", "1.00", "1.00"] for line in lines)
+    assert "overall: invariance 1.00, sensitivity 1.00, nondeterminism -" in result.stdout
+    assert "invocations: 12 planned, 12 run, 0 cached, 0 failed" in result.stdout
+    assert "report: assay-perturb/report.html" in result.stdout
+
+
+def test_check_progress_and_cached_rerun(cli) -> None:
+    first = cli("check", "--jobs", "2")
+    assert "alpha / swap: ok" in first.stderr
+    again = cli("check")
+    assert "12 planned, 0 run, 12 cached" in again.stdout and again.stderr == ""
+    forced = cli("check", "--no-cache", "--quiet", "--only", "beta")
+    assert "6 planned, 6 run, 0 cached" in forced.stdout
+
+
+def test_exit_1_for_config_and_cases_problems(cli, workdir: Path, make_case) -> None:
+    assert cli("check", "--config", "missing.yaml").exit_code == 1
+    (workdir / "cases" / "gamma.md").write_text("## Query\nq\n## Bogus\n")
+    result = cli("check")
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (
+        f"error [MALFORMED_CASE] {Path('cases') / 'gamma.md'}:3: unknown section 'Bogus' "
+        "(known: Query, Context, Key Evidence, Counterfactual, Padding, Expected Decision)"
+    )
+    (workdir / "cases" / "gamma.md").unlink()
+    assert cli("check", "--only", "nope").exit_code == 1
+
+
+def test_exit_2_when_the_decision_field_is_missing(cli, workdir: Path, make_config) -> None:
+    make_config(workdir, field="verdict")
+    result = cli("check", "--quiet")
+    assert result.exit_code == 2
+    assert "every baseline invocation failed (decision field 'verdict' is missing" in result.stderr
+    assert (workdir / "assay-perturb" / "report.html").exists()
+
+
+def test_exit_3_below_a_floor(cli, workdir: Path, make_case) -> None:
+    assert cli("check", "--quiet", "--min-invariance", "1", "--min-sensitivity", "1").exit_code == 0
+    make_case(workdir / "cases", "alpha", query="FIRST?")
+    result = cli("check", "--quiet", "--min-invariance", "0.99")
+    assert result.exit_code == 3
+    assert "error: invariance" in result.stderr and "is below the floor 0.99" in result.stderr
+
+
+def test_exit_3_when_a_floored_signal_cannot_be_computed(cli, workdir: Path, make_config) -> None:
+    make_config(workdir, perturbations="{swap: {}}")
+    result = cli("check", "--quiet", "--min-invariance", "0.5")
+    assert result.exit_code == 3 and "invariance could not be computed" in result.stderr
+
+
+def test_init_writes_starter_and_checks_the_field(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "p.py").write_text(
+        "import json, sys\nv = json.load(sys.stdin)\n"
+        "print(json.dumps({'answer': {'days': 30, 'list': [1], 'obj': {'a': 1}}}))\n"
+    )
+    runner = CliRunner()
+    command = f"{sys.executable} p.py"
+    ok = runner.invoke(
+        perturb, ["init", "--command", command, "--field", "answer.days", "--type", "numeric"]
+    )
+    assert ok.exit_code == 0, ok.output
+    assert "wrote" in ok.stdout and "decision = 30 (a scalar)" in ok.stdout
+    config = (tmp_path / "assay-perturb.yaml").read_text()
+    assert "# assay perturb configuration" in config and "type: numeric" in config
+    assert (tmp_path / "cases" / "example.md").exists()
+    # the starter is a valid configuration and the example case runs under check
+    check = runner.invoke(perturb, ["check", "--quiet"])
+    assert check.exit_code == 0, check.output
+    assert "example" in check.stdout and "1 cached" in check.stdout
+    for field, kind in (("answer.list", "an array"), ("answer.obj", "a nested object")):
+        bad = runner.invoke(perturb, ["init", "--command", command, "--field", field, "--force"])
+        assert bad.exit_code == 2
+        assert f"decision field '{field}' is {kind}; only scalar decisions" in bad.stderr
+
+
+def test_init_reports_a_failing_pipeline_and_missing_command(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    assert runner.invoke(perturb, ["init"]).exit_code == 1
+    (tmp_path / "p.py").write_text(
+        "import sys\nprint('no model here', file=sys.stderr)\nsys.exit(5)\n"
+    )
+    bad = runner.invoke(perturb, ["init", "--command", f"{sys.executable} p.py"])
+    assert bad.exit_code == 2
+    assert "the pipeline failed on the example case: exit code 5" in bad.stderr
+    assert "no model here" in bad.stderr
+    # existing files are kept; init re-runs the check from the existing configuration
+    again = runner.invoke(perturb, ["init"])
+    assert again.exit_code == 2 and "kept existing" in again.stdout
+
+
+def test_real_console_script_has_the_perturb_group(workdir: Path) -> None:
+    assay = Path(sys.executable).parent / "assay"
+    result = subprocess.run(
+        [str(assay), "perturb", "check", "--quiet"],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert (
+        json.loads((workdir / "assay-perturb" / "results.json").read_text())["signals"][
+            "invariance"
+        ]
+        == 1.0
+    )
