@@ -30,3 +30,12 @@ def test_score_answers_prints_each_scorecard_and_the_action_summary() -> None:
     assert "Warning 'missing-conflict-signal' matched reviewOnWarnings policy." in out
     assert "Documents do not address this question (documentsSilent is true)." in out
     assert out.strip().splitlines()[-1] == "answer: 2, review: 1, abstain: 2"
+
+
+def test_custom_dimension_registers_at_runtime_and_scores() -> None:
+    out = run_example("examples/custom_dimension.py")
+    assert out.splitlines() == [
+        "registered: runtime/politeness",
+        "polite answer: politeness 5/5, total 100",
+        "curt answer: politeness 0/5, total 93",
+    ]

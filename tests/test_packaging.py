@@ -1,0 +1,94 @@
+"""Each plugin installs and passes its own tests with only the core (and the workspace packages
+it declares as dependencies) beside it, in a fresh virtual environment."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PLUGINS = sorted(
+    p.name for p in (ROOT / "plugins").iterdir() if p.is_dir() and not p.name.startswith("_")
+)
+
+
+def _meta(path: Path) -> dict:
+    return tomllib.loads((path / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def _workspace_closure(plugin: str) -> list[Path]:
+    """The plugin, the core and every workspace package it depends on (transitively)."""
+    wanted, seen = [ROOT / "plugins" / plugin], {}
+    while wanted:
+        path = wanted.pop()
+        meta = _meta(path)
+        name = meta["project"]["name"]
+        if name in seen:
+            continue
+        seen[name] = path
+        sources = meta.get("tool", {}).get("uv", {}).get("sources", {})
+        for dep, source in sources.items():
+            if isinstance(source, dict) and source.get("workspace"):
+                wanted.append(ROOT / "core" if dep == "assay" else ROOT / "plugins" / dep)
+    return list(seen.values())
+
+
+def _editable(path: Path) -> str:
+    extras = list(_meta(path)["project"].get("optional-dependencies", {}))
+    return f"{path}[{','.join(extras)}]" if extras else str(path)
+
+
+@pytest.mark.parametrize("plugin", PLUGINS)
+def test_plugin_passes_its_tests_alone(plugin: str, tmp_path: Path) -> None:
+    uv = shutil.which("uv")
+    assert uv, "uv is on PATH in the workspace set-up (python3 -m pip install uv)"
+    venv = tmp_path / "venv"
+    subprocess.run(
+        [uv, "venv", "--quiet", "--python", sys.executable, str(venv)], check=True, timeout=300
+    )
+    python = venv / "bin" / "python"
+    packages = []
+    for path in _workspace_closure(plugin):
+        packages += ["-e", _editable(path)]
+    subprocess.run(
+        [
+            uv,
+            "pip",
+            "install",
+            "--quiet",
+            "--python",
+            str(python),
+            *packages,
+            "pytest",
+            "pytest-benchmark",
+        ],
+        check=True,
+        timeout=600,
+        cwd=ROOT,
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    result = subprocess.run(
+        [
+            str(python),
+            "-m",
+            "pytest",
+            f"plugins/{plugin}/tests",
+            "-q",
+            "-x",
+            "-p",
+            "no:cacheprovider",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=env,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    assert " passed" in result.stdout
