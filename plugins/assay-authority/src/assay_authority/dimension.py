@@ -167,21 +167,7 @@ class AuthorityDimension(assay.Dimension):
         unclassified = sum(1 for r in ranks if r == UNCLASSIFIED_RANK)
         buckets = {_bucket(r) for r in ranks}
 
-        if aggregation == _BEST:
-            best_rank = _minimum(ranks)
-            base = float(rank_points(best_rank))
-            summary = (
-                f"Best-source authority: rank {js_number(best_rank)} → {js_number(base)} pts "
-                "(aggregation: best)."
-            )
-        else:
-            weighted = _weighted_points([scores[i] for i in order], points)
-            base = js_round(weighted)
-            summary = (
-                f"Weighted authority across {len(included)} candidate(s): "
-                f"{to_fixed(weighted, 2):.2f} → {js_number(base)} pts."
-            )
-
+        base, summary = _aggregate(aggregation, ranks, points, [scores[i] for i in order])
         has_amendment = any(c.get("isAmendment") is True for c in included)
         multi_tier = len(buckets) > 1
         bonuses = int(has_amendment) + int(multi_tier)
@@ -201,19 +187,7 @@ class AuthorityDimension(assay.Dimension):
             notes.append(
                 "All included candidates are unclassified — authority signal is unavailable."
             )
-        warnings = []
-        if unclassified > 0:
-            warnings.append(
-                assay.ScoreWarning(
-                    code="authority-unclassified",
-                    severity="warn",
-                    message=(
-                        f"{unclassified} of {len(included)} included candidate(s) could not be "
-                        "classified into any authority tier."
-                    ),
-                    path="candidates[].authorityRank",
-                )
-            )
+        warnings = [_unclassified_warning(unclassified, len(included))] if unclassified else []
         return assay.dimension_score(
             raw=raw,
             max_points=self.max_points,
@@ -230,6 +204,38 @@ class AuthorityDimension(assay.Dimension):
             uncapped_raw=uncapped,
             warnings=warnings,
         )
+
+
+def _aggregate(
+    aggregation: Any, ranks: Sequence[float], points: Sequence[int], scores: Sequence[float]
+) -> tuple[float, str]:
+    """The base points and their explanation: *best* scores the best (lowest) rank, nothing
+    included being 2 points; any other aggregation is the score-weighted mean, rounded half up."""
+    if aggregation == _BEST:
+        best_rank = _minimum(ranks)
+        base = float(rank_points(best_rank))
+        return base, (
+            f"Best-source authority: rank {js_number(best_rank)} → {js_number(base)} pts "
+            "(aggregation: best)."
+        )
+    weighted = _weighted_points(scores, points)
+    base = js_round(weighted)
+    return base, (
+        f"Weighted authority across {len(ranks)} candidate(s): "
+        f"{to_fixed(weighted, 2):.2f} → {js_number(base)} pts."
+    )
+
+
+def _unclassified_warning(unclassified: int, included: int) -> assay.ScoreWarning:
+    return assay.ScoreWarning(
+        code="authority-unclassified",
+        severity="warn",
+        message=(
+            f"{unclassified} of {included} included candidate(s) could not be classified into "
+            "any authority tier."
+        ),
+        path="candidates[].authorityRank",
+    )
 
 
 def _validate_tier(tier: Any, path: str) -> None:
