@@ -33,6 +33,10 @@ DEFAULTS: Mapping[str, Any] = {
 _DAYS_PER_MONTH = 30
 MS_PER_DAY = 86_400_000
 _MISSING_DATES_PATH = "candidates[].lastUpdated"
+_NO_DATES = (
+    "No lastUpdated dates provided on candidates. Supply Candidate.lastUpdated to enable "
+    "freshness scoring."
+)
 
 
 def select_age(ages: Sequence[float], aggregation: str) -> float:
@@ -136,18 +140,10 @@ class FreshnessDimension(assay.Dimension):
             return assay.dimension_score(
                 raw=0.0,
                 max_points=self.max_points,
-                explanation=(
-                    "No lastUpdated dates provided on candidates. Supply Candidate.lastUpdated "
-                    "to enable freshness scoring."
-                ),
+                explanation=_NO_DATES,
                 components={"selectedAge": 0},
                 diagnostics=diagnostics,
-                warnings=[
-                    _missing_dates(
-                        "No lastUpdated dates provided on candidates. Supply "
-                        "Candidate.lastUpdated to enable freshness scoring."
-                    )
-                ],
+                warnings=[_missing_dates(_NO_DATES)],
             )
         now_ms = self._now_ms(section)
         ages = sorted((now_ms - stamp) / MS_PER_DAY for stamp in dated)
