@@ -19,7 +19,9 @@ def _cli() -> click.Group:
 
 def test_registers_the_four_bridges_through_the_entry_point():
     registry = assay.build_registry()
-    assert registry.names("bridge") == ["ragas", "deepeval", "trulens", "custom-judge"]
+    ours = [r for r in registry.items("bridge") if r.provider.plugin == "bridges"]
+    assert [r.name for r in ours] == ["ragas", "deepeval", "trulens", "custom-judge"]
+    assert {r.provider.distribution for r in ours} == {"assay-bridges"}
     assert isinstance(registry.get("bridge", "bridges/trulens"), EvaluatorBridge)
 
 
