@@ -40,3 +40,15 @@ def models() -> list[DimensionModel]:
         DimensionModel("factuality", BetaParams(8.0, 2.0), BetaParams(2.0, 6.0), 1.0),
         DimensionModel("relevance", BetaParams(6.0, 3.0), BetaParams(3.0, 5.0), 0.5),
     ]
+
+
+@pytest.fixture
+def write_json():
+    """A function writing data as JSON to a path and returning the path as a string."""
+    import json
+
+    def write(path, data) -> str:
+        path.write_text(json.dumps(data), encoding="utf-8")
+        return str(path)
+
+    return write

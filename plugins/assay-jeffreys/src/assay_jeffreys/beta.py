@@ -72,14 +72,17 @@ class BetaModel:
         a0, b0 = self.prior.a, self.prior.b
         n0 = a0 + b0
         m0 = a0 / n0
-        v0 = a0 * b0 / (n0 * n0 * (n0 + 1.0))
+        v0 = m0 * (1.0 - m0) / (n0 + 1.0)  # = a0 b0 / (n0^2 (n0 + 1)), without underflow
         n = n0 + count
         mean = (n0 * m0 + total) / n
         second = (n0 * (v0 + m0 * m0) + total_squares) / n
         variance = second - mean * mean
         if not (variance > 0.0) or not math.isfinite(variance):
             fail(NUMERIC, f"pooled variance {variance!r} is not positive", "variance")
-        concentration = mean * (1.0 - mean) / variance - 1.0
+        try:
+            concentration = mean * (1.0 - mean) / variance - 1.0
+        except (ZeroDivisionError, OverflowError):
+            fail(NUMERIC, f"pooled variance {variance!r} is not usable", "variance")
         a, b = mean * concentration, (1.0 - mean) * concentration
         if not (math.isfinite(a) and math.isfinite(b) and a > 0.0 and b > 0.0):
             fail(NUMERIC, f"method-of-moments fit gave a={a!r}, b={b!r}", "params")

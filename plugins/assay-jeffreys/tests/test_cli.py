@@ -1,0 +1,129 @@
+"""assay gate decide / bayes-factor / calibrate: output and the seed's exit codes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from assay.audit import read_chain_file, verify_chain
+from assay.cli import AssayGroup
+from assay_jeffreys import plugin, to_wire
+from click.testing import CliRunner
+
+
+def _cli() -> AssayGroup:
+    root = AssayGroup(name="assay")
+    plugin.assay_cli(root)
+    return root
+
+
+def run(*args: str):
+    return CliRunner().invoke(_cli(), list(args))
+
+
+@pytest.fixture
+def files(tmp_path, history, models, write_json):
+    return {
+        "history": write_json(tmp_path / "history.json", history),
+        "passing": write_json(tmp_path / "pass.json", [{"factuality": 0.95, "relevance": 0.9}]),
+        "mixed": write_json(
+            tmp_path / "mixed.json",
+            [{"factuality": 0.95, "relevance": 0.9}, {"factuality": 0.5, "relevance": 0.55}],
+        ),
+        "failing": write_json(
+            tmp_path / "fail.json",
+            [{"factuality": 0.5, "relevance": 0.55}, {"factuality": 0.05, "relevance": 0.1}],
+        ),
+        "models": write_json(tmp_path / "models.json", [to_wire(m) for m in models]),
+        "tmp": tmp_path,
+    }
+
+
+def test_decide_exits_0_when_every_output_passes(files):
+    result = run("gate", "decide", files["history"], files["passing"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("0\tpass\tBF=")
+    assert "decisive-high" in result.output
+
+
+def test_decide_exits_40_on_an_escalation_and_30_on_a_fail(files):
+    mixed = run("gate", "decide", files["history"], files["mixed"])
+    assert mixed.exit_code == 40
+    assert [line.split("\t")[1] for line in mixed.output.splitlines()] == ["pass", "escalate"]
+    failing = run("gate", "decide", files["history"], files["failing"])
+    assert failing.exit_code == 30
+    assert [line.split("\t")[1] for line in failing.output.splitlines()] == ["escalate", "fail"]
+
+
+def test_decide_thresholds_move_the_decision(files):
+    lenient = run(
+        "gate", "decide", files["history"], files["mixed"], "--pass-above", "1", "--fail-below", "1"
+    )
+    assert lenient.exit_code == 30  # BF of the second output is below 1: fail
+
+
+def test_decide_json_and_sealed_chain(files):
+    chain = files["tmp"] / "chain.jsonl"
+    result = run(
+        "gate",
+        "decide",
+        files["history"],
+        files["mixed"],
+        "--json",
+        "--chain",
+        str(chain),
+        "--timestamp",
+        "T0",
+    )
+    data = json.loads(result.output)
+    assert data["counts"] == {"pass": 1, "fail": 0, "escalate": 1}
+    assert [d["action"] for d in data["decisions"]] == ["pass", "escalate"]
+    entries = read_chain_file(chain)
+    assert verify_chain(entries).valid and data["chainHead"] == entries[-1].hash
+    assert entries[1].payload["context"] == {"output": 1} and entries[1].timestamp == "T0"
+
+
+def test_bayes_factor_command(files):
+    result = run("gate", "bayes-factor", files["models"], files["failing"], "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert [d["favored"] for d in data] == ["inconclusive", "low"]
+    text = run("gate", "bayes-factor", files["models"], files["passing"])
+    assert "favors high" in text.output
+
+
+def test_calibrate_command(files):
+    result = run("gate", "calibrate", files["history"], "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert {(r["dimension"], r["hypothesis"]) for r in data["goodnessOfFit"]} == {
+        ("factuality", "high"),
+        ("factuality", "low"),
+        ("relevance", "high"),
+        ("relevance", "low"),
+    }
+    assert all(r["fit"]["adequate"] for r in data["goodnessOfFit"])
+    assert data["dependence"]["high"]["independenceAssumptionSafe"] is True
+    text = run("gate", "calibrate", files["history"])
+    assert "factuality\thigh\tBeta(" in text.output and "independence safe" in text.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--pass-above", "0.5"], "error [INVALID_CONFIG] passAbove:"),
+        (["--fail-below", "abc"], "Invalid value for '--fail-below'"),
+    ],
+)
+def test_bad_flags_exit_2(files, args, message):
+    result = run("gate", "decide", files["history"], files["passing"], *args)
+    assert result.exit_code == 2
+    assert message in result.output
+
+
+def test_bad_files_exit_2(files, write_json):
+    result = run("gate", "decide", str(files["tmp"] / "missing.json"), files["passing"])
+    assert result.exit_code == 2 and "error [INVALID_CONFIG]" in result.output
+    bad = write_json(files["tmp"] / "bad.json", [{"factuality": 7}])
+    result = run("gate", "bayes-factor", files["models"], bad)
+    assert result.exit_code == 2 and "error [INVALID_SCORE] [0].factuality:" in result.output

@@ -1,0 +1,65 @@
+"""``assay mcp``: a real MCP server over stdio, called with the official ``mcp`` client."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+from assay_jeffreys import to_wire
+
+mcp = pytest.importorskip("mcp", reason="needs the extra assay-jeffreys[mcp]")
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+SCORECARD_EXAMPLES = REPO_ROOT.parent / "shared" / "conformance" / "scorecard" / "examples.jsonl"
+
+
+def _assay_command() -> str:
+    script = Path(sys.executable).parent / ("assay.exe" if sys.platform == "win32" else "assay")
+    assert script.exists(), f"the assay console script is not installed next to {sys.executable}"
+    return str(script)
+
+
+async def _session_calls(models: list[dict], scorecard_case: dict) -> dict:
+    from mcp import Client, StdioServerParameters
+
+    params = StdioServerParameters(command=_assay_command(), args=["mcp"])
+    async with Client(params) as client:
+        tools = await client.list_tools()
+        gate = await client.call_tool(
+            "bayes_output_gate",
+            {"scores": {"factuality": 0.93, "relevance": 0.8}, "models": models},
+        )
+        bad = await client.call_tool(
+            "bayes_output_gate", {"scores": {"factuality": 3}, "models": models}
+        )
+        card = await client.call_tool(
+            "assay_scorecard",
+            {"inputs": scorecard_case["inputs"], "config": scorecard_case["config"]},
+        )
+    return {"tools": tools, "gate": gate, "bad": bad, "card": card}
+
+
+def test_mcp_server_serves_the_gate_and_the_scorecard(models):
+    case = json.loads(SCORECARD_EXAMPLES.read_text(encoding="utf-8").splitlines()[0])
+    out = anyio.run(_session_calls, [to_wire(m) for m in models], case)
+    names = {t.name: t for t in out["tools"].tools}
+    assert set(names) == {"bayes_output_gate", "assay_scorecard"}
+    assert names["bayes_output_gate"].input_schema["required"] == ["scores", "models"]
+
+    gate = out["gate"]
+    assert not gate.is_error
+    assert gate.structured_content["action"] == "pass"
+    assert json.loads(gate.content[0].text) == gate.structured_content
+
+    bad = out["bad"]
+    assert bad.is_error
+    assert bad.structured_content["error"]["code"] == "INVALID_SCORE"
+    assert bad.structured_content["error"]["path"] == "scores.factuality"
+
+    card = out["card"].structured_content
+    assert not out["card"].is_error
+    assert card["total"] == case["expected"]["total"]
+    assert card["recommendedAction"] == case["expected"]["recommendedAction"]

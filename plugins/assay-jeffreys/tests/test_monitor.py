@@ -1,0 +1,125 @@
+"""OutputGateMonitor: sealed decisions, online calibration, re-assessed assumptions, drift."""
+
+from __future__ import annotations
+
+import assay
+import pytest
+from assay.audit import AuditChain, read_chain_file, verify_chain
+from assay_jeffreys import HypothesisManager, OutputGateMonitor
+from assay_jeffreys.sampling import make_generator
+
+
+def test_record_seals_every_decision_in_the_chain(history):
+    monitor = OutputGateMonitor().fit(history)
+    d1 = monitor.record({"factuality": 0.9, "relevance": 0.8}, "2026-01-01T00:00:00Z", {"id": "a"})
+    d2 = monitor.record({"factuality": 0.1}, "2026-01-01T00:00:01Z")
+    trail = monitor.audit_trail()
+    assert [e.payload["decision"]["action"] for e in trail] == [d1.action, d2.action]
+    assert trail[0].payload["context"] == {"id": "a"}
+    assert trail[0].payload["scores"] == {"factuality": 0.9, "relevance": 0.8}
+    assert trail[0].payload["policy"] == {
+        "kind": "bayes-factor",
+        "passAbove": 10.0,
+        "failBelow": 0.1,
+    }
+    assert trail[1].timestamp == "2026-01-01T00:00:01Z"
+    assert verify_chain(trail).valid
+
+
+def test_a_file_chain_survives_reopening(tmp_path, history):
+    path = tmp_path / "decisions.jsonl"
+    monitor = OutputGateMonitor(chain=AuditChain(path)).fit(history[:40])
+    monitor.record({"factuality": 0.8})
+    again = OutputGateMonitor(chain=AuditChain(path)).fit(history[:40])
+    again.record({"factuality": 0.2})
+    entries = read_chain_file(path)
+    assert len(entries) == 2 and verify_chain(entries).valid
+
+
+def test_record_before_any_dimension_is_known_is_an_invalid_state():
+    with pytest.raises(assay.AssayError) as info:
+        OutputGateMonitor().record({"factuality": 0.5})
+    assert info.value.code == "INVALID_STATE"
+
+
+def test_observe_updates_the_calibration_online(history):
+    monitor = OutputGateMonitor()
+    monitor.observe(history[0])
+    assert monitor.manager.observation_count("factuality", "high") == 1
+    before = monitor.models()
+    monitor.observe(history[2])
+    assert monitor.models() != before
+    assert len(monitor.history) == 2 and monitor.assumptions is None
+
+
+def test_fit_reassesses_assumptions_and_guards_use_them(history):
+    monitor = OutputGateMonitor(require_goodness_of_fit=True, require_independence=True)
+    monitor.fit(history)
+    assert monitor.assumptions.goodness_of_fit_adequate
+    assert monitor.record({"factuality": 0.95, "relevance": 0.9}).action == "pass"
+    rng = make_generator(9)
+    for x in rng.beta(40, 2, 200).tolist() + rng.beta(2, 40, 200).tolist():
+        monitor.observe({"scores": {"factuality": x, "relevance": x}, "label": "high"})
+    monitor.fit([])
+    assert not monitor.assumptions.independence_assumption_safe
+    decision = monitor.record({"factuality": 0.95, "relevance": 0.9})
+    assert (decision.action, decision.rationale) == ("escalate", "assumption-violated")
+    assert decision.assumptions == monitor.assumptions
+    assert monitor.audit_trail()[-1].payload["decision"]["assumptions"]["dependentPairs"] == [
+        "factuality~relevance"
+    ]
+
+
+def _stream(monitor: OutputGateMonitor, values: list[float], label: str) -> None:
+    for x in values:
+        monitor.observe({"scores": {"factuality": x}, "label": label})
+
+
+def test_drift_fires_on_a_shifted_stream_and_is_sealed():
+    rng = make_generator(21)
+    monitor = OutputGateMonitor()
+    _stream(monitor, rng.beta(8, 2, 300).tolist(), "high")
+    assert monitor.drift_alerts == []
+    _stream(monitor, rng.beta(3, 5, 100).tolist(), "high")  # high-quality scores drop
+    alerts = monitor.drift_alerts
+    assert alerts, "a mean shift from 0.8 to 0.375 must be detected"
+    first = alerts[0]
+    assert (first.dimension, first.hypothesis, first.event["direction"]) == (
+        "factuality",
+        "high",
+        "decrease",
+    )
+    assert 300 < first.observation <= 330
+    sealed = [e.payload for e in monitor.audit_trail() if e.payload["kind"] == "drift"]
+    assert (
+        sealed[0]["dimension"] == "factuality" and sealed[0]["event"]["detector"] == "page_hinkley"
+    )
+
+
+def test_drift_stays_quiet_on_stationary_streams():
+    rng = make_generator(22)
+    monitor = OutputGateMonitor()
+    _stream(monitor, rng.beta(8, 2, 2000).tolist(), "high")
+    _stream(monitor, rng.beta(2, 6, 2000).tolist(), "low")
+    assert monitor.drift_alerts == []
+    assert monitor.audit_trail() == []
+
+
+def test_drift_watch_can_be_switched_off_or_replaced(history):
+    assert OutputGateMonitor(drift_detector=None).fit(history).drift_alerts == []
+    from assay_calibration.drift import Cusum
+
+    monitor = OutputGateMonitor(
+        drift_detector=lambda: Cusum(delta=0.05, threshold=1.0, min_samples=20)
+    )
+    rng = make_generator(23)
+    _stream(monitor, rng.beta(8, 2, 100).tolist() + rng.beta(2, 8, 60).tolist(), "high")
+    assert monitor.drift_alerts and monitor.drift_alerts[0].event["detector"] == "cusum"
+
+
+def test_a_custom_manager_and_policy_are_used(history):
+    manager = HypothesisManager(default_weight=2.0)
+    monitor = OutputGateMonitor(manager, {"kind": "decision-theoretic"}).fit(history)
+    decision = monitor.record({"factuality": 0.5})
+    assert decision.rationale == "expected-loss"
+    assert monitor.models()[0].weight == 2.0
