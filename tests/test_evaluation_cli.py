@@ -1,0 +1,174 @@
+"""``assay eval`` end to end with the real metrics: --json over the example data, llm mode with
+an OpenAI-compatible judge served on loopback, and the progress bar on a real terminal."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import subprocess
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import assay
+import pytest
+from assay._cli.main import build_cli
+from click.testing import CliRunner
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "examples" / "evaluation" / "data" / "rag_answers.jsonl"
+
+pytest.importorskip("assay_faithfulness", reason="needs the assay-faithfulness plugin installed")
+
+
+@pytest.fixture
+def plugins(monkeypatch):
+    def use(names: str) -> None:
+        monkeypatch.setenv("ASSAY_PLUGINS", names)
+        assay.reset_default_registry()
+
+    yield use
+    assay.reset_default_registry()
+
+
+def invoke(*args: str):
+    result = CliRunner().invoke(build_cli(), ["eval", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_json_output_with_the_seven_metrics(plugins):
+    plugins("faithfulness")
+    code, out, _ = invoke(str(DATA), "--json")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 1
+    assert [line["id"] for line in lines[:-1]] == [f"rag-{i}" for i in range(1, 7)]
+    assert list(lines[0]["metrics"]) == [
+        "faithfulness",
+        "answer_relevance",
+        "context_precision",
+        "context_recall",
+        "context_relevance",
+        "answer_correctness",
+        "hallucination_rate",
+    ]
+    no_truth = lines[2]["metrics"]["context_recall"]
+    assert (no_truth["score"], no_truth["passed"]) == (None, None)
+    assert lines[1]["metrics"]["hallucination_rate"]["signals"][0]["evidence"] == (
+        "It was painted red in 2020."
+    )
+    assert lines[-1]["aggregate"]["aggregates"]["context_recall"]["nullRate"] == pytest.approx(
+        1 / 6
+    )
+
+
+class OpenAIStyle(BaseHTTPRequestHandler):
+    """Answers chat-completions requests: every rating 0.8, every claim supported."""
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["content-length"])))
+        prompt = body["messages"][0]["content"]
+        if prompt.startswith("Break the ANSWER"):
+            text = json.dumps(["claim one", "claim two"])
+        elif prompt.startswith("For each numbered CLAIM"):
+            text = "[true, true]"
+        elif prompt.startswith("Is the CONTEXT useful"):
+            text = '{"verdict": 1}'
+        elif prompt.startswith("For each numbered SENTENCE"):
+            count = int(re.search(r"array of (\d+) objects", prompt).group(1))
+            text = json.dumps([True] * count)
+        else:
+            text = '{"score": 0.8}'
+        data = json.dumps(
+            {
+                "model": body["model"],
+                "choices": [{"message": {"role": "assistant", "content": text}}],
+                "usage": {"prompt_tokens": 10, "completion_tokens": 2},
+            }
+        ).encode()
+        self.send_response(200)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_llm_mode_with_an_openai_compatible_server(plugins, monkeypatch, tmp_path):
+    pytest.importorskip("assay_judges", reason="needs the assay-judges plugin installed")
+    plugins("faithfulness,judges")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), OpenAIStyle)
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
+    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{server.server_address[1]}/v1")
+    try:
+        args = (
+            str(DATA),
+            "--mode",
+            "llm",
+            "--judge",
+            "openai",
+            "--judge-model",
+            "local",
+            "--judge-cache",
+            str(tmp_path / "cache"),
+            "--metrics",
+            "faithfulness,answer_relevance,hallucination_rate",
+            "--threshold",
+            "hallucination_rate=0",
+            "--output",
+            str(tmp_path / "out.jsonl"),
+        )
+        code, out, err = invoke(*args)
+        again_code, again, _ = invoke(*args[:-2], "--output", str(tmp_path / "again.jsonl"))
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert code == 0, err  # the judge supports every claim and rates relevance 0.8
+    assert "judge: 18 calls, 180 input / 36 output tokens, 0 cache hits" in out
+    assert "judge: 0 calls, 0 input / 0 output tokens, 18 cache hits" in again
+    assert again_code == 0
+    stored = [json.loads(x)["result"] for x in (tmp_path / "out.jsonl").read_text().splitlines()]
+    first = stored[0]["metrics"]
+    assert first["faithfulness"]["details"]["mode"] == "llm"
+    assert first["faithfulness"]["score"] == 1.0
+    assert first["hallucination_rate"]["details"]["mode"] == "heuristic"  # no llm-metric
+
+
+def test_progress_bar_on_a_terminal_only(tmp_path):
+    script = Path(sys.executable).parent / "assay"
+    if not script.exists():
+        pytest.skip(f"the assay console script is not installed next to {sys.executable}")
+    env = {**os.environ, "ASSAY_PLUGINS": "faithfulness", "COLUMNS": "80"}
+    master, slave = pty.openpty()
+    try:
+        done = subprocess.run(
+            [str(script), "eval", str(DATA)],
+            stdout=subprocess.PIPE,
+            stderr=slave,
+            env=env,
+            timeout=120,
+        )
+        os.close(slave)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(master)
+    bar = b"".join(chunks).decode("utf-8", "replace")
+    assert done.returncode == 1
+    assert "evaluating" in bar and "100%" in bar
+    piped = subprocess.run(
+        [str(script), "eval", str(DATA)], capture_output=True, env=env, timeout=120
+    )
+    assert piped.stderr == b""
+    assert piped.stdout == done.stdout
