@@ -9,6 +9,9 @@ Primitives: :func:`tokenize`, :func:`get_ngrams`, :func:`ngram_overlap`,
 :func:`tfidf_similarity`, :func:`token_f1`, :func:`split_sentences`,
 :func:`filter_factual_sentences`.
 
+Our own metric (registered, not in the ``default`` set): ``claim_support`` (:class:`ClaimSupport`),
+built for hallucination detection.
+
 Standalone use: :func:`score_sample` (with :class:`SimpleMetricContext`); wire form:
 :func:`result_to_wire`.
 """
@@ -20,11 +23,13 @@ from assay_faithfulness.answer_metrics import (
     HallucinationRate,
 )
 from assay_faithfulness.base import HeuristicMetric, Measured, Signal
+from assay_faithfulness.claim_support import ClaimSupport
 from assay_faithfulness.context_metrics import ContextPrecision, ContextRecall, ContextRelevance
 from assay_faithfulness.ngrams import get_ngrams, ngram_overlap, weighted_ngram_overlap
 from assay_faithfulness.options import HeuristicOptions
 from assay_faithfulness.standalone import (
     DEFAULT_METRIC_IDS,
+    EXTRA_METRICS,
     SEED_METRICS,
     SimpleMetricContext,
     get_metric,
@@ -41,10 +46,12 @@ from assay_faithfulness.wire import WIRE_IDS, metric_id_from_wire, result_to_wir
 
 __all__ = [
     "DEFAULT_METRIC_IDS",
+    "EXTRA_METRICS",
     "SEED_METRICS",
     "WIRE_IDS",
     "AnswerCorrectness",
     "AnswerRelevance",
+    "ClaimSupport",
     "ContextPrecision",
     "ContextRecall",
     "ContextRelevance",

@@ -15,6 +15,7 @@ from assay_faithfulness.answer_metrics import (
     HallucinationRate,
 )
 from assay_faithfulness.base import HeuristicMetric
+from assay_faithfulness.claim_support import ClaimSupport
 from assay_faithfulness.codes import UNKNOWN_METRIC
 from assay_faithfulness.context_metrics import ContextPrecision, ContextRecall, ContextRelevance
 from assay_faithfulness.wire import metric_id_from_wire
@@ -45,9 +46,13 @@ DEFAULT_METRIC_IDS: tuple[str, ...] = tuple(m.id for m in SEED_METRICS)
 """The ids of the registry's ``metric-set`` named ``default``."""
 
 
+EXTRA_METRICS: tuple[HeuristicMetric, ...] = (ClaimSupport(),)
+"""This plugin's own metrics beyond the seed's (registered, not in the default set)."""
+
+
 def extra_metrics() -> tuple[Any, ...]:
     """This plugin's own metrics beyond the seed's (registered, not in the default set)."""
-    return ()
+    return EXTRA_METRICS
 
 
 class SimpleMetricContext:

@@ -24,7 +24,8 @@ WIRE_IDS: dict[str, str] = {
 }
 """Metric id -> the seed's wire id, in the seed's order."""
 
-_FROM_WIRE = {wire: metric_id for metric_id, wire in WIRE_IDS.items()}
+_ALL_WIRE_IDS = {**WIRE_IDS, "claim_support": "claimSupport"}
+_FROM_WIRE = {wire: metric_id for metric_id, wire in _ALL_WIRE_IDS.items()}
 _SEVERITY_TO_WIRE = {"info": "info", "warn": "warning", "error": "critical"}
 
 
@@ -37,7 +38,7 @@ def result_to_wire(result: assay.MetricResult) -> dict[str, Any]:
     """``{"metricId", "score", "mode", "passed", "threshold", "explanation", "signals",
     "llmCalls"}`` with signals ``{"id", "metricId", "severity", "message", "evidence"?}``,
     exactly as the reference's metric functions return it (without ``durationMs``)."""
-    wire_id = WIRE_IDS.get(result.metric_id, result.metric_id)
+    wire_id = _ALL_WIRE_IDS.get(result.metric_id, result.metric_id)
     signal_ids = result.details.get("signal_ids") or [None] * len(result.signals)
     signals = []
     for signal_id, signal in zip(signal_ids, result.signals, strict=True):

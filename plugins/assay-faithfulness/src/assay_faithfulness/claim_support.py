@@ -1,0 +1,248 @@
+"""claim_support: a metric of our own design (not in the seed), for hallucination detection.
+
+The seed's answer-side metrics compare an answer with its contexts by overlap ratios that grow
+with the answer's length and shrink with the context's, so a short correct answer ("Delhi")
+scores lower than a long invented sentence that repeats the question. On HaluEval QA they rank
+right answers *below* hallucinated ones (AUROC 0.16-0.28). claim_support instead asks, for each
+claim of the answer, whether the contexts say it:
+
+1. Claims are the answer's sentences. Their *content tokens* are the tokens that are not
+   function words (articles, auxiliaries, pronouns, prepositions, "yes"/"no": see
+   :data:`FUNCTION_WORDS`).
+2. **Token support**: each claim is matched with the single context sentence that contains the
+   most of its content tokens (a fact is usually stated within one sentence; tokens gathered from
+   different sentences are how a mixed-up claim looks). Token support is the share of all
+   content tokens of the answer found in their claim's best sentence (1 when the answer has no
+   content token: it asserts nothing checkable).
+3. **Order support**: the share of the answer's adjacent token pairs that also occur adjacently
+   in some context ("Brooks Garth" is not "Garth Brooks"); for a one-token answer, whether the
+   token occurs at all.
+4. ``score = 0.8 * token_support + 0.2 * order_support``.
+
+Context sentences are cut after ``.``, ``!`` or ``?`` before a capital letter even without a
+space ("...century.First for Women..."), because scraped passages often glue sentences.
+
+The weights (0.8 / 0.2) and the default threshold (0.8) were chosen on the first 1,000 rows of
+``shared/data/halueval_qa_dev.jsonl``; ``benchmarks/metrics_halueval.py`` reports the AUROC on
+the other 4,000 rows. Deterministic, no model; undetermined (``None``) without contexts or when
+the answer has no token.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from itertools import pairwise
+
+from assay_faithfulness.analysis import SampleAnalysis
+from assay_faithfulness.base import HeuristicMetric, Measured, Signal
+from assay_faithfulness.features import text_features
+from assay_faithfulness.jsnumbers import to_fixed3
+from assay_faithfulness.options import HeuristicOptions
+from assay_faithfulness.text import JS_WHITESPACE, tokenize
+
+__all__ = ["FUNCTION_WORDS", "ClaimSupport", "split_passage_sentences"]
+
+FUNCTION_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "in",
+        "on",
+        "at",
+        "to",
+        "for",
+        "from",
+        "by",
+        "with",
+        "and",
+        "or",
+        "but",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "as",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "what",
+        "when",
+        "where",
+        "why",
+        "how",
+        "s",
+        "t",
+        "do",
+        "does",
+        "did",
+        "has",
+        "have",
+        "had",
+        "not",
+        "no",
+        "yes",
+        "also",
+        "than",
+        "then",
+        "there",
+        "their",
+        "they",
+        "he",
+        "she",
+        "his",
+        "her",
+        "him",
+        "them",
+        "we",
+        "you",
+        "i",
+        "our",
+        "your",
+        "my",
+        "me",
+        "us",
+        "into",
+        "about",
+        "over",
+        "after",
+        "before",
+        "under",
+        "between",
+        "both",
+        "either",
+        "neither",
+        "same",
+        "such",
+        "only",
+        "other",
+        "another",
+        "one",
+    ]
+)
+"""Tokens that carry no checkable content of their own."""
+
+TOKEN_WEIGHT = 0.8
+ORDER_WEIGHT = 0.2
+UNSUPPORTED_CLAIM = 0.5
+"""A claim whose token support is below this gets a critical signal."""
+
+_PASSAGE_BOUNDARY = re.compile(f"(?<=[.!?])[{re.escape(JS_WHITESPACE)}]*(?=[A-Z])")
+_KEY_TERM = re.compile(r"(?<!^)\b[A-Z][^\W_]*|[^\W_]*\d[^\W_]*")
+
+
+def split_passage_sentences(text: str) -> list[str]:
+    """Sentences of a passage, also where a sentence end is glued to the next capital."""
+    return [piece for piece in _PASSAGE_BOUNDARY.split(text) if piece.strip(JS_WHITESPACE)]
+
+
+class _ContextIndex:
+    """What claim_support looks up in the contexts of one sample."""
+
+    def __init__(self, contexts: tuple[str, ...]) -> None:
+        self.sentence_sets = [s for context in contexts for s in _passage_sentence_sets(context)]
+        self.tokens: set[str] = set()
+        self.pairs: set[tuple[str, str]] = set()
+        for context in contexts:
+            tokens = text_features(context).tokens
+            self.tokens.update(tokens)
+            self.pairs.update(pairwise(tokens))
+
+
+@lru_cache(maxsize=4096)
+def _passage_sentence_sets(context: str) -> tuple[frozenset[str], ...]:
+    return tuple(frozenset(tokenize(s)) for s in split_passage_sentences(context))
+
+
+class ClaimSupport(HeuristicMetric):
+    """Share of the answer's claims the contexts state: best-sentence token support (x0.8) plus
+    word-order support (x0.2). See the module docstring for the design and its evaluation."""
+
+    id = "claim_support"
+    wire_id = "claimSupport"
+    default_threshold = 0.8
+    requires = frozenset({"contexts"})
+
+    def measure(self, analysis: SampleAnalysis, options: HeuristicOptions) -> Measured:
+        if not analysis.sample.contexts:
+            return Measured(None, "No contexts to check the answer's claims against.")
+        answer_tokens = analysis.answer_tokens
+        if not answer_tokens:
+            return Measured(None, "The answer has no words, so it makes no claim to check.")
+        index = _ContextIndex(analysis.sample.contexts)
+        supported_total = 0
+        content_total = 0
+        signals: list[Signal] = []
+        claim_supports: list[float] = []
+        for i, (claim, part) in enumerate(
+            zip(analysis.answer_sentences, analysis.answer_parts, strict=True)
+        ):
+            content = [t for t in part.tokens if t not in FUNCTION_WORDS]
+            best = max((sum(t in s for t in content) for s in index.sentence_sets), default=0)
+            supported_total += best
+            content_total += len(content)
+            support = best / len(content) if content else 1.0
+            claim_supports.append(support)
+            missing = _missing_key_terms(claim, index.tokens)
+            if support < UNSUPPORTED_CLAIM:
+                signals.append(
+                    Signal(
+                        f"claim-unsupported-{i}",
+                        "critical",
+                        f"No context sentence states this claim (support={to_fixed3(support)}).",
+                        claim,
+                    )
+                )
+            if missing:
+                signals.append(
+                    Signal(
+                        f"claim-unsupported-terms-{i}",
+                        "warning",
+                        f"Names or numbers found in no context: {', '.join(missing)}.",
+                        claim,
+                    )
+                )
+        token_support = supported_total / content_total if content_total else 1.0
+        pairs = list(pairwise(answer_tokens))
+        if pairs:
+            order_support = sum(p in index.pairs for p in pairs) / len(pairs)
+        else:
+            order_support = sum(t in index.tokens for t in answer_tokens) / len(answer_tokens)
+        score = TOKEN_WEIGHT * token_support + ORDER_WEIGHT * order_support
+        supported = sum(1 for s in claim_supports if s >= UNSUPPORTED_CLAIM)
+        return Measured(
+            score,
+            f"{supported}/{len(claim_supports)} claim(s) stated by a context sentence; "
+            f"token support {to_fixed3(token_support)}, word-order support "
+            f"{to_fixed3(order_support)}, score={to_fixed3(score)}.",
+            tuple(signals),
+            {
+                "token_support": token_support,
+                "order_support": order_support,
+                "claim_support": claim_supports,
+            },
+        )
+
+
+def _missing_key_terms(claim: str, context_tokens: set[str]) -> list[str]:
+    """Capitalised words (not the claim's first) and numbers whose tokens no context has."""
+    missing: list[str] = []
+    for term in _KEY_TERM.findall(claim):
+        tokens = tokenize(term)
+        if tokens and not all(t in context_tokens for t in tokens):
+            word = " ".join(tokens)
+            if word not in missing:
+                missing.append(word)
+    return missing
