@@ -7,7 +7,7 @@ goodness-of-fit and dependence diagnostics, a gate, a monitored gate sealing dec
 
 Names are loaded on first use (numpy and scipy stay unimported until needed), so importing the
 package, as plugin discovery does, is cheap. Public modules: ``types``, ``errors``, ``scores``,
-``beta``, ``hypothesis``, ``likelihood``, ``bayes_factor``, ``policies``, ``diagnostics``,
+``beta``, ``hypothesis``, ``likelihood``, ``bayesfactor``, ``policies``, ``diagnostics``,
 ``calibration``, ``gate``, ``vectorized``, ``monitor``, ``sampling``, ``adapter``, ``loaders``,
 ``wire``.
 """
@@ -41,8 +41,8 @@ _EXPORTS = {
     "log_binary_marginal_likelihood": "likelihood",
     "log_score_likelihood": "likelihood",
     "log_vector_likelihood": "likelihood",
-    "bayes_factor": "bayes_factor",
-    "jeffreys_strength": "bayes_factor",
+    "bayes_factor": "bayesfactor",
+    "jeffreys_strength": "bayesfactor",
     "to_score_map": "scores",
     # policies
     "BayesFactorPolicy": "policies",

@@ -115,7 +115,7 @@ def bayes_factor_command(models: str, scores: str, as_json: bool) -> None:
     """The Bayes factor of each output in SCORES against the dimension models in MODELS."""
     from assay.cli import echo_json
 
-    from assay_jeffreys.bayes_factor import bayes_factor
+    from assay_jeffreys.bayesfactor import bayes_factor
     from assay_jeffreys.loaders import load_models, load_score_vectors
     from assay_jeffreys.wire import to_wire
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from assay_jeffreys.bayes_factor import bayes_factor
+from assay_jeffreys.bayesfactor import bayes_factor
 from assay_jeffreys.errors import INVALID_DIMENSION, fail
 from assay_jeffreys.policies import PolicyOutcome, policy_from_config
 from assay_jeffreys.scores import models_from_wire

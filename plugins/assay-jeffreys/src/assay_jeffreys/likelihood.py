@@ -6,6 +6,7 @@ function first runs, not when the plugin loads.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -20,6 +21,7 @@ __all__ = [
     "SCORE_EPSILON",
     "VectorLikelihood",
     "clamp_score",
+    "log_beta",
     "log_binary_marginal_likelihood",
     "log_score_likelihood",
     "log_vector_likelihood",
@@ -30,9 +32,23 @@ SCORE_EPSILON = 1e-6
 so a score of exactly 0 or 1 never yields an infinite log Bayes factor."""
 
 
+_UPPER = 1.0 - SCORE_EPSILON
+
+
 def clamp_score(value: float) -> float:
     """``value`` moved inward to ``[SCORE_EPSILON, 1 - SCORE_EPSILON]``."""
-    return min(max(value, SCORE_EPSILON), 1.0 - SCORE_EPSILON)
+    if value < SCORE_EPSILON:
+        return SCORE_EPSILON
+    return _UPPER if value > _UPPER else value
+
+
+@functools.lru_cache(maxsize=4096)
+def log_beta(a: float, b: float) -> float:
+    """``ln B(a, b)`` by ``scipy.special.betaln``, cached: a calibrated model's normalizing
+    constant is computed once, not once per scored output."""
+    from scipy.special import betaln
+
+    return float(betaln(a, b))
 
 
 def log_score_likelihood(score: float, params: BetaParams) -> float:
@@ -41,14 +57,9 @@ def log_score_likelihood(score: float, params: BetaParams) -> float:
     ``(a - 1) log x + (b - 1) log(1 - x) - ln B(a, b)``; equals ``scipy.stats.beta.logpdf``
     for ``x`` inside the clamp.
     """
-    from scipy.special import betaln
-
     x = clamp_score(score)
-    return (
-        (params.a - 1.0) * math.log(x)
-        + (params.b - 1.0) * math.log1p(-x)
-        - float(betaln(params.a, params.b))
-    )
+    a, b = params.a, params.b
+    return (a - 1.0) * math.log(x) + (b - 1.0) * math.log1p(-x) - log_beta(a, b)
 
 
 def log_binary_marginal_likelihood(successes: int, trials: int, params: BetaParams) -> float:

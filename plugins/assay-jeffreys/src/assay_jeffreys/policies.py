@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import assay
 import attrs
 
-from assay_jeffreys.bayes_factor import safe_exp
+from assay_jeffreys.bayesfactor import safe_exp
 from assay_jeffreys.errors import INVALID_CONFIG, NUMERIC, fail
 from assay_jeffreys.types import BayesFactorResult, ExpectedLoss
 
