@@ -122,7 +122,7 @@ class SampleAnalysis:
     @cached_property
     def answer_pair_side(self) -> PairSide:
         """The answer's side of a two-text TF-IDF cosine."""
-        return pair_side(dict(Counter(self.answer_tokens)), len(self.answer_tokens))
+        return pair_side(Counter(self.answer_tokens), len(self.answer_tokens))
 
     def ngram_sets(self, part: str, n: int) -> list[frozenset[Any]]:
         """The n-gram sets of every text of ``part``: ``"question"``, ``"answer"``,

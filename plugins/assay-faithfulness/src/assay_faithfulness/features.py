@@ -33,15 +33,15 @@ class TextFeatures:
 
     def __init__(self, text: str) -> None:
         self.tokens = tokenize(text)
-        self._counts: dict[str, int] | None = None
+        self._counts: Counter[str] | None = None
         self._sets: dict[int, frozenset[Any]] = {}
         self._pair_side: PairSide | None = None
 
     @property
-    def counts(self) -> dict[str, int]:
+    def counts(self) -> Counter[str]:
         """Token -> count, in first-occurrence order."""
         if self._counts is None:
-            self._counts = dict(Counter(self.tokens))
+            self._counts = Counter(self.tokens)
         return self._counts
 
     @property

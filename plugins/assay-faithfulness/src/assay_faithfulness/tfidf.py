@@ -113,27 +113,22 @@ class PairSide(NamedTuple):
         index: token -> its position in ``counts``.
         squares_alone: per token, ``((count / length) * idf)**2`` (as a product) with the IDF of
             a term only this text holds.
-        squares_shared: the same with the IDF of a term both texts hold.
     """
 
-    counts: dict[str, int]
+    counts: Mapping[str, int]
     length: int
     index: dict[str, int]
     squares_alone: list[float]
-    squares_shared: list[float]
 
 
-def pair_side(counts: dict[str, int], length: int) -> PairSide:
+def pair_side(counts: Mapping[str, int], length: int) -> PairSide:
     """The :class:`PairSide` of a text with these token ``counts`` and ``length`` tokens."""
-    frequencies = [count / length for count in counts.values()] if length else []
-    alone = [f * _IDF_IN_ONE for f in frequencies]
-    shared = [f * _IDF_IN_BOTH for f in frequencies]
+    alone = [(count / length) * _IDF_IN_ONE for count in counts.values()]
     return PairSide(
         counts,
         length,
-        {term: i for i, term in enumerate(counts)},
+        dict(zip(counts, range(len(counts)), strict=True)),
         list(map(mul, alone, alone)),
-        list(map(mul, shared, shared)),
     )
 
 
@@ -158,13 +153,14 @@ def pair_cosine(query: PairSide, document: PairSide) -> float:
             value = (count / query_length) * _IDF_IN_ONE
         else:
             value = (count / query_length) * _IDF_IN_BOTH
-            dot += value * ((other / document_length) * _IDF_IN_BOTH)
-            shared_positions.append(document.index[term])
+            shared = (other / document_length) * _IDF_IN_BOTH
+            dot += value * shared
+            shared_positions.append((document.index[term], shared * shared))
         norm_query += value * value
     squares = document.squares_alone
     if shared_positions:
         squares = squares.copy()
-        for position in shared_positions:
-            squares[position] = document.squares_shared[position]
+        for position, square in shared_positions:
+            squares[position] = square
     norm_document = reduce(add, squares, 0.0)
     return dot / (math.sqrt(norm_query) * math.sqrt(norm_document))
