@@ -123,7 +123,8 @@ class FreshnessDimension(assay.Dimension):
         self, inputs: Mapping[str, Any], config: Mapping[str, Any]
     ) -> list[assay.ScoreWarning]:
         """``missing-freshness-dates`` when no candidate carries a date (RULES.md section 11)."""
-        if _dated(inputs):
+        candidates = _candidates(inputs)
+        if any(isinstance(c.get("lastUpdated"), datetime | str) for c in candidates):
             return []
         return [_missing_dates("Freshness scoring is active, but no candidate has lastUpdated.")]
 
@@ -225,13 +226,17 @@ class FreshnessDimension(assay.Dimension):
 def _dated(inputs: Mapping[str, Any]) -> list[float]:
     """Timestamps (ms) of the candidates whose ``lastUpdated`` is a date: a datetime or a
     string, NaN for an unparsable one. ``None``, numbers and absent keys are not dates."""
+    stamps = (timestamp_ms(c.get("lastUpdated")) for c in _candidates(inputs))
+    return [stamp for stamp in stamps if stamp is not None]
+
+
+def _candidates(inputs: Mapping[str, Any]) -> Sequence[Mapping[str, Any]]:
     candidates = inputs.get("candidates")
     if not isinstance(candidates, Sequence) or isinstance(candidates, str):
         raise assay.AssayError(
             "MALFORMED_INPUT", "candidates must be a list of candidates.", "candidates"
         )
-    stamps = (timestamp_ms(c.get("lastUpdated")) for c in candidates)
-    return [stamp for stamp in stamps if stamp is not None]
+    return candidates
 
 
 def _missing_dates(message: str) -> assay.ScoreWarning:
