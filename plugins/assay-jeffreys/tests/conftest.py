@@ -52,3 +52,9 @@ def write_json():
         return str(path)
 
     return write
+
+
+@pytest.fixture
+def history_factory():
+    """:func:`make_history` as a fixture, for tests that need several seeded histories."""
+    return make_history

@@ -103,6 +103,7 @@ def test_calibrate_command(files):
         ("relevance", "low"),
     }
     assert all(r["fit"]["adequate"] for r in data["goodnessOfFit"])
+    assert data["goodnessOfFit"][0]["params"].keys() == {"a", "b"}
     assert data["dependence"]["high"]["independenceAssumptionSafe"] is True
     text = run("gate", "calibrate", files["history"])
     assert "factuality\thigh\tBeta(" in text.output and "independence safe" in text.output

@@ -8,7 +8,7 @@ goodness-of-fit and dependence diagnostics, a gate, a monitored gate sealing dec
 Names are loaded on first use (numpy and scipy stay unimported until needed), so importing the
 package, as plugin discovery does, is cheap. Public modules: ``types``, ``errors``, ``scores``,
 ``beta``, ``hypothesis``, ``likelihood``, ``bayesfactor``, ``policies``, ``diagnostics``,
-``calibration``, ``gate``, ``vectorized``, ``monitor``, ``sampling``, ``adapter``, ``loaders``,
+``calibration``, ``experiment``, ``gate``, ``vectorized``, ``monitor``, ``sampling``, ``adapter``, ``loaders``,
 ``wire``.
 """
 
@@ -63,6 +63,8 @@ _EXPORTS = {
     "DriftAlert": "monitor",
     "OutputGateMonitor": "monitor",
     "sample_score_matrix": "sampling",
+    "GateExperiment": "experiment",
+    "run_gate_experiment": "experiment",
     # adapter and loaders
     "BAYES_OUTPUT_GATE_TOOL": "adapter",
     "describe_tool": "adapter",

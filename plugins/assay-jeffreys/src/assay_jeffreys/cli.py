@@ -7,8 +7,6 @@ no fail. (A broken audit chain, 20, is ``assay audit verify``'s.)
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
 EXIT_FAIL_DECISION = 30
@@ -128,32 +126,6 @@ def bayes_factor_command(models: str, scores: str, as_json: bool) -> None:
         click.echo(f"{i}\tBF={r.bayes_factor:.6g}\t{r.strength}\tfavors {r.favored}")
 
 
-def _fit_rows(history: list[Any], models: list[Any], alpha: float) -> list[dict[str, Any]]:
-    from assay_jeffreys.diagnostics import MIN_FIT_SAMPLES, goodness_of_fit
-    from assay_jeffreys.wire import to_wire
-
-    rows = []
-    for model in models:
-        for kind in ("high", "low"):
-            samples = [
-                s.value
-                for obs in history
-                if obs.label == kind
-                for s in obs.scores
-                if s.dimension == model.dimension
-            ]
-            row: dict[str, Any] = {"dimension": model.dimension, "hypothesis": kind}
-            params = model.high if kind == "high" else model.low
-            row["params"] = {"a": params.a, "b": params.b}
-            if len(samples) >= MIN_FIT_SAMPLES:
-                row["fit"] = to_wire(goodness_of_fit(samples, params, alpha))
-            else:
-                row["fit"] = None
-                row["note"] = f"fewer than {MIN_FIT_SAMPLES} samples ({len(samples)})"
-            rows.append(row)
-    return rows
-
-
 @gate_group.command(name="calibrate")
 @click.argument("history", type=click.Path(dir_okay=False))
 @click.option(
@@ -176,30 +148,22 @@ def calibrate_command(history: str, alpha: float, threshold: float, as_json: boo
     dependence between dimensions within each hypothesis."""
     from assay.cli import echo_json
 
-    from assay_jeffreys.diagnostics import dependence_diagnostic
+    from assay_jeffreys.diagnostics import dependence_by_hypothesis, fit_checks
     from assay_jeffreys.hypothesis import HypothesisManager
     from assay_jeffreys.loaders import load_history
     from assay_jeffreys.wire import to_wire
 
     observations = load_history(history)
     models = HypothesisManager().fit(observations).models()
-    fits = _fit_rows(observations, models, alpha)
-    dependence = {
-        kind: to_wire(
-            dependence_diagnostic(
-                [{s.dimension: s.value for s in o.scores} for o in observations if o.label == kind],
-                threshold,
-            )
-        )
-        for kind in ("high", "low")
-    }
+    fits = to_wire(fit_checks(observations, models, alpha))
+    dependence = to_wire(dependence_by_hypothesis(observations, threshold))
     if as_json:
         echo_json({"goodnessOfFit": fits, "dependence": dependence})
         return
     for row in fits:
-        fit = row["fit"]
+        fit = row.get("fit")  # absent with too few samples
         verdict = (
-            row["note"]
+            f"too few samples ({row['samples']})"
             if fit is None
             else (
                 f"KS={fit['ksStatistic']:.4f} critical={fit['criticalValue']:.4f} "

@@ -8,6 +8,8 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+import attrs
+
 from assay_jeffreys.errors import INVALID_CONFIG, INVALID_OBSERVATION, fail
 from assay_jeffreys.scores import observation_from_wire, to_score_map
 from assay_jeffreys.types import (
@@ -25,8 +27,11 @@ __all__ = [
     "DEFAULT_ALPHA",
     "DEFAULT_DEPENDENCE_THRESHOLD",
     "MIN_FIT_SAMPLES",
+    "FitCheck",
     "assess_assumptions",
+    "dependence_by_hypothesis",
     "dependence_diagnostic",
+    "fit_checks",
     "goodness_of_fit",
     "ks_critical_value",
 ]
@@ -133,6 +138,65 @@ def _labeled(history: Iterable[Any]) -> list[LabeledObservation]:
     return [observation_from_wire(o, f"history[{i}]") for i, o in enumerate(history)]
 
 
+@attrs.frozen
+class FitCheck:
+    """The goodness of fit of one dimension's model under one hypothesis.
+
+    Attributes:
+        dimension: the dimension.
+        hypothesis: ``"high"`` or ``"low"``.
+        params: the fitted Beta under that hypothesis.
+        samples: how many labeled scores the history holds for it.
+        fit: the KS test, or ``None`` with fewer than :data:`MIN_FIT_SAMPLES` samples.
+    """
+
+    dimension: str
+    hypothesis: str
+    params: BetaParams
+    samples: int
+    fit: GoodnessOfFit | None
+
+
+def fit_checks(
+    history: Iterable[LabeledObservation | Mapping[str, Any]],
+    models: Sequence[DimensionModel],
+    alpha: float = DEFAULT_ALPHA,
+) -> list[FitCheck]:
+    """:func:`goodness_of_fit` of every model under both hypotheses against the labeled scores
+    of ``history``, in model order, high before low."""
+    rows_by_label: dict[str, list[dict[str, float]]] = {kind: [] for kind in HYPOTHESES}
+    for obs in _labeled(history):
+        rows_by_label[obs.label].append({s.dimension: s.value for s in obs.scores})
+    checks = []
+    for model in models:
+        for kind in HYPOTHESES:
+            samples = [
+                row[model.dimension] for row in rows_by_label[kind] if model.dimension in row
+            ]
+            params = model.high if kind == "high" else model.low
+            fit = (
+                goodness_of_fit(samples, params, alpha) if len(samples) >= MIN_FIT_SAMPLES else None
+            )
+            checks.append(FitCheck(model.dimension, kind, params, len(samples), fit))
+    return checks
+
+
+def dependence_by_hypothesis(
+    history: Iterable[LabeledObservation | Mapping[str, Any]],
+    threshold: float = DEFAULT_DEPENDENCE_THRESHOLD,
+) -> dict[str, DependenceDiagnostic]:
+    """:func:`dependence_diagnostic` within the rows of each hypothesis:
+    ``{"high": ..., "low": ...}``."""
+    observations = _labeled(history)
+    return {
+        kind: dependence_diagnostic(
+            [{s.dimension: s.value for s in o.scores} for o in observations if o.label == kind],
+            threshold,
+        )
+        for kind in HYPOTHESES
+    }
+
+
 def assess_assumptions(
     history: Iterable[LabeledObservation | Mapping[str, Any]],
     models: Sequence[DimensionModel],
@@ -141,13 +205,12 @@ def assess_assumptions(
 ) -> AssumptionReport:
     """Check the gate's two assumptions on labeled history, for :class:`GateGuards`.
 
-    * Goodness of fit: for each model and each hypothesis with at least
-      :data:`MIN_FIT_SAMPLES` scores in ``history``, :func:`goodness_of_fit` of those scores
-      against that hypothesis's Beta; a dimension failing either is inadequate.
-    * Independence: :func:`dependence_diagnostic` within each hypothesis's rows separately
-      (the assumption is independence *given* the hypothesis; pooling both classes would
-      flag every pair of dimensions that each separate the classes). A pair flagged in either
-      class is dependent.
+    * Goodness of fit (:func:`fit_checks`): each model under each hypothesis with at least
+      :data:`MIN_FIT_SAMPLES` scores in ``history``; a dimension failing either is inadequate.
+    * Independence (:func:`dependence_by_hypothesis`): within each hypothesis's rows
+      separately (the assumption is independence *given* the hypothesis; pooling both classes
+      would flag every pair of dimensions that each separate the classes). A pair flagged in
+      either class is dependent.
 
     :raises AssayError: as :func:`observation_from_wire`; ``INVALID_OBSERVATION`` when the
         history is empty.
@@ -155,24 +218,13 @@ def assess_assumptions(
     observations = _labeled(history)
     if not observations:
         fail(INVALID_OBSERVATION, "assumptions need a non-empty labeled history", "history")
-    by_label = {
-        kind: [{s.dimension: s.value for s in o.scores} for o in observations if o.label == kind]
-        for kind in HYPOTHESES
+    inadequate: list[str] = []
+    for check in fit_checks(observations, models, alpha):
+        if check.fit is not None and not check.fit.adequate and check.dimension not in inadequate:
+            inadequate.append(check.dimension)
+    dependent = {
+        f"{pair.a}~{pair.b}"
+        for diagnostic in dependence_by_hypothesis(observations, threshold).values()
+        for pair in diagnostic.flagged
     }
-    inadequate = []
-    for model in models:
-        for kind in HYPOTHESES:
-            samples = [row[model.dimension] for row in by_label[kind] if model.dimension in row]
-            if len(samples) < MIN_FIT_SAMPLES:
-                continue
-            params = model.high if kind == "high" else model.low
-            if (
-                not goodness_of_fit(samples, params, alpha).adequate
-                and model.dimension not in inadequate
-            ):
-                inadequate.append(model.dimension)
-    dependent: set[str] = set()
-    for rows in by_label.values():
-        for pair in dependence_diagnostic(rows, threshold).flagged:
-            dependent.add(f"{pair.a}~{pair.b}")
     return AssumptionReport(not inadequate, not dependent, inadequate, sorted(dependent))
