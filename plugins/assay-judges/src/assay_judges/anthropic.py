@@ -10,7 +10,7 @@ import assay
 import attrs
 from assay.evaluation import EvaluationErrorCode as Code
 
-from assay_judges.http import post_json
+from assay_judges.http import post_as
 from assay_judges.settings import read_settings
 
 __all__ = ["ANTHROPIC_VERSION", "AnthropicJudge", "anthropic_judge"]
@@ -64,15 +64,7 @@ class AnthropicJudge:
             "messages": [{"role": "user", "content": prompt}],
         }
         url = f"{self.base_url}/v1/messages"
-        response = post_json(
-            url,
-            body,
-            headers,
-            timeout=self.timeout,
-            retries=self.retries,
-            backoff=self.backoff,
-            sleep=self.sleep,
-        )
+        response = post_as(self, url, body, headers)
         try:
             blocks = [b["text"] for b in response["content"] if b.get("type") == "text"]
         except (KeyError, TypeError, AttributeError) as exc:

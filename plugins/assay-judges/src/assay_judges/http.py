@@ -12,7 +12,7 @@ from typing import Any
 import assay
 from assay.evaluation import EvaluationErrorCode as Code
 
-__all__ = ["RETRYABLE_STATUS", "post_json"]
+__all__ = ["RETRYABLE_STATUS", "post_as", "post_json"]
 
 RETRYABLE_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 """HTTP statuses worth retrying (timeouts, rate limits, overload, server errors)."""
@@ -65,4 +65,17 @@ def post_json(
             ) from exc
     raise assay.AssayError(
         Code.JUDGE_ERROR, f"POST {url} failed after {attempt + 1} attempt(s): {last}"
+    )
+
+
+def post_as(judge: Any, url: str, body: Mapping[str, Any], headers: Mapping[str, str]) -> Any:
+    """:func:`post_json` with the judge's ``timeout``, ``retries``, ``backoff`` and ``sleep``."""
+    return post_json(
+        url,
+        body,
+        headers,
+        timeout=judge.timeout,
+        retries=judge.retries,
+        backoff=judge.backoff,
+        sleep=judge.sleep,
     )

@@ -88,6 +88,20 @@ def _context_text(sample: assay.EvalSample) -> str:
     return numbered(list(sample.contexts))
 
 
+def _share_run(
+    items: list[str], verdicts: list[bool], what: str, severity: str, rejected: str
+) -> Run:
+    """A run scored as the share of ``items`` with a true verdict; each rejected item becomes a
+    signal with the item as evidence."""
+    accepted = sum(verdicts)
+    signals = tuple(
+        assay.MetricSignal(severity, rejected, item)  # type: ignore[arg-type]
+        for item, ok in zip(items, verdicts, strict=True)
+        if not ok
+    )
+    return Run(accepted / len(items), f"{accepted} of {len(items)} {what}.", signals)
+
+
 class JudgeMetric:
     """Base of the judge-backed metrics; satisfies :class:`assay.Metric`.
 
@@ -193,16 +207,12 @@ class JudgeFaithfulness(JudgeMetric):
             question=sample.question,
             answer=sample.answer,
         )
-        supported = sum(verdicts)
-        signals = tuple(
-            assay.MetricSignal("warn", "claim not supported by the context", claim)
-            for claim, ok in zip(claims, verdicts, strict=True)
-            if not ok
-        )
-        return Run(
-            supported / len(claims),
-            f"{supported} of {len(claims)} claims are supported by the context.",
-            signals,
+        return _share_run(
+            claims,
+            verdicts,
+            "claims are supported by the context",
+            "warn",
+            "claim not supported by the context",
         )
 
 
@@ -268,17 +278,12 @@ class JudgeContextRecall(JudgeMetric):
             sentences=numbered(sentences),
             count=len(sentences),
         )
-        attributed = sum(verdicts)
-        signals = tuple(
-            assay.MetricSignal("info", "ground-truth sentence not found in the context", s)
-            for s, ok in zip(sentences, verdicts, strict=True)
-            if not ok
-        )
-        return Run(
-            attributed / len(sentences),
-            f"{attributed} of {len(sentences)} ground-truth sentences are attributed to "
-            "the context.",
-            signals,
+        return _share_run(
+            sentences,
+            verdicts,
+            "ground-truth sentences are attributed to the context",
+            "info",
+            "ground-truth sentence not found in the context",
         )
 
 

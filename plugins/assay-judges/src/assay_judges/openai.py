@@ -11,7 +11,7 @@ import assay
 import attrs
 from assay.evaluation import EvaluationErrorCode as Code
 
-from assay_judges.http import post_json
+from assay_judges.http import post_as
 from assay_judges.settings import read_settings
 
 __all__ = ["OpenAIJudge", "openai_judge"]
@@ -62,15 +62,7 @@ class OpenAIJudge:
             "max_tokens": self.max_tokens,
         }
         url = f"{self.base_url}/chat/completions"
-        response = post_json(
-            url,
-            body,
-            headers,
-            timeout=self.timeout,
-            retries=self.retries,
-            backoff=self.backoff,
-            sleep=self.sleep,
-        )
+        response = post_as(self, url, body, headers)
         try:
             text = response["choices"][0]["message"]["content"]
             if not isinstance(text, str):
