@@ -86,12 +86,31 @@ def test_jsonl_streams_one_line_per_line_and_exits_2_on_any_error() -> None:
     assert len(out) == 4
     assert out[0]["total"] == 100 and out[3]["total"] == 100
     assert out[1]["error"]["code"] == "MALFORMED_INPUT" and out[1]["error"]["line"] == 2
-    assert out[2]["error"] == {
-        "code": "INVALID_CONFIG",
-        "message": "weight must be a finite number greater than 0, got 0",
-        "path": "weights.grounding",
-        "line": 3,
-    }
+    assert out[2]["error"]["code"] == "INVALID_CONFIG"
+    assert (out[2]["error"]["path"], out[2]["error"]["line"]) == ("config", 3)
+
+
+def test_jsonl_with_a_bad_config_file_fails_before_reading(tmp_path: Path) -> None:
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"weights": {"grounding": 0}}))
+    result = assay("score", "--jsonl", "--config", str(config), "-", stdin=json.dumps(ANSWER))
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[-1] == (
+        "error [INVALID_CONFIG] weights.grounding: weight must be a finite number greater than 0, got 0"
+    )
+    assert result.stdout == ""
+
+
+def test_jsonl_with_workers_keeps_order_and_errors_in_place() -> None:
+    lines = [json.dumps({**ANSWER, "citationCount": n % 4}) for n in range(40)]
+    lines[7] = json.dumps({"supportLevel": "high"})
+    result = assay("score", "--jsonl", "--workers", "2", "-", stdin="\n".join(lines) + "\n")
+    assert result.returncode == 2
+    out = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(out) == 40
+    assert out[7]["error"]["code"] == "MALFORMED_INPUT" and out[7]["error"]["line"] == 8
+    serial = assay("score", "--jsonl", "-", stdin="\n".join(lines) + "\n")
+    assert serial.stdout == result.stdout
 
 
 def test_jsonl_all_good_exits_0() -> None:

@@ -6,9 +6,8 @@ import json
 import math
 from datetime import UTC, datetime
 
-import pytest
-
 import assay
+import pytest
 
 
 def test_inputs_to_wire_is_camel_case_and_omits_unset_fields() -> None:
@@ -91,3 +90,17 @@ def test_bad_config_type_is_an_error() -> None:
     with pytest.raises(assay.AssayError) as caught:
         assay.scoring_config_to_wire(42)  # type: ignore[arg-type]
     assert caught.value.code == "INVALID_CONFIG"
+
+
+def test_errors_survive_pickling_across_processes() -> None:
+    import pickle
+
+    error = assay.AssayError("INVALID_INPUT", "bad", "a.b", {"line": 3})
+    back = pickle.loads(pickle.dumps(error))
+    assert (back.code, back.message, back.path, back.details) == (
+        "INVALID_INPUT",
+        "bad",
+        "a.b",
+        {"line": 3},
+    )
+    assert str(back) == "a.b: bad"

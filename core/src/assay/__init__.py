@@ -17,6 +17,7 @@ from assay._plugins import (
 )
 from assay._protocols import Dimension, Judge, Metric, MetricContext, Perturbation, Policy
 from assay._registry import PluginRecord, Provider, Registrar, Registration, Registry
+from assay._scorecard.batch import score_many
 from assay._scorecard.engine import (
     ALGORITHM_VERSION,
     SCHEMA_VERSION,
@@ -118,6 +119,7 @@ __all__ = [
     "register",
     "render_text",
     "reset_default_registry",
+    "score_many",
     "scorecard_to_wire",
     "scoring_config_from_wire",
     "scoring_config_to_wire",

@@ -61,6 +61,10 @@ class AssayError(Exception):
         self.details = dict(details or {})
         super().__init__(f"{path}: {message}" if path else message)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # picklable, so errors cross process boundaries (worker pools, distributed executors)
+        return (type(self), (self.code, self.message, self.path, self.details))
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON error record ``{"code", "message", "path"}`` used by CLIs and JSONL streams."""
         return {"code": self.code, "message": self.message, "path": self.path}

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import deque
 from collections.abc import Iterator, Mapping
 from typing import IO, Any
 
 import click
 
 from assay._errors import AssayError, ErrorCode
-from assay._scorecard.engine import Scorer, create_scorer
+from assay._scorecard.batch import score_many
+from assay._scorecard.engine import create_scorer
 from assay._scorecard.render import render_text
 from assay._wire import from_json_safe, scorecard_to_wire, to_json_safe
 from assay.cli import EXIT_USAGE, read_json_file
@@ -35,26 +37,14 @@ def _dumps(value: Any) -> str:
     return json.dumps(to_json_safe(value), ensure_ascii=False, allow_nan=False)
 
 
-class _ScorerCache:
-    """One scorer per distinct config, so a stream with one config validates it once."""
-
-    def __init__(self, default_config: Any) -> None:
-        self.default_config = default_config
-        self._scorers: dict[str, Scorer] = {}
-
-    def get(self, config: Any) -> Scorer:
-        config = self.default_config if config is None else config
-        key = json.dumps(to_json_safe(config), sort_keys=True)
-        scorer = self._scorers.get(key)
-        if scorer is None:
-            scorer = self._scorers[key] = create_scorer(config)
-        return scorer
-
-
-def _stream(handle: IO[str], cache: _ScorerCache) -> Iterator[tuple[str, bool]]:
+def _requests(handle: IO[str], config: Any, line_numbers: deque[int]) -> Iterator[Any]:
+    """Each line's inputs, or an AssayError in its place (bad JSON, bad shape, other config);
+    the line number of every yielded row is appended to ``line_numbers``."""
+    expected = json.dumps(to_json_safe(config), sort_keys=True)
     for number, line in enumerate(handle, start=1):
         if not line.strip():
             continue
+        line_numbers.append(number)
         try:
             try:
                 record = from_json_safe(json.loads(line))
@@ -62,11 +52,19 @@ def _stream(handle: IO[str], cache: _ScorerCache) -> Iterator[tuple[str, bool]]:
                 raise AssayError(
                     ErrorCode.MALFORMED_INPUT, f"line {number} is not valid JSON: {exc.msg}"
                 ) from exc
-            inputs, config = _split_request(record, f"line {number}")
-            scorecard = cache.get(config).compute(inputs)
-            yield _dumps(scorecard_to_wire(scorecard)), True
+            inputs, line_config = _split_request(record, f"line {number}")
+            if line_config is not None and (
+                json.dumps(to_json_safe(line_config), sort_keys=True) != expected
+            ):
+                raise AssayError(
+                    ErrorCode.INVALID_CONFIG,
+                    "every line of a stream is scored with one config; pass it with --config "
+                    "(this line's config differs)",
+                    "config",
+                )
+            yield inputs
         except AssayError as error:
-            yield _dumps({"error": {**error.to_dict(), "line": number}}), False
+            yield error
 
 
 @click.command("score")
@@ -83,9 +81,21 @@ def _stream(handle: IO[str], cache: _ScorerCache) -> Iterator[tuple[str, bool]]:
     type=click.Path(exists=True, dir_okay=False),
     help="A JSON config used for every input that carries none.",
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(min=0),
+    default=1,
+    show_default=True,
+    help="With --jsonl: worker processes (0 = one per CPU).",
+)
 @click.pass_context
 def score_command(
-    ctx: click.Context, file: str, as_json: bool, jsonl: bool, config_file: str | None
+    ctx: click.Context,
+    file: str,
+    as_json: bool,
+    jsonl: bool,
+    config_file: str | None,
+    workers: int,
 ) -> None:
     """Score RAG answers and print their confidence scorecards.
 
@@ -97,28 +107,45 @@ def score_command(
     Exit codes: 0 scored; 2 bad input or configuration (with --jsonl: any line failed).
     Non-finite numbers are written as {"$float": "NaN"}.
     """
-    default_config = read_json_file(config_file) if config_file else None
+    default_config = from_json_safe(read_json_file(config_file)) if config_file else None
     if jsonl:
-        cache = _ScorerCache(default_config)
-        failed = False
-        if file == "-":
-            handle: IO[str] = sys.stdin
-        else:
-            try:
-                handle = open(file, encoding="utf-8")  # noqa: SIM115 - closed below
-            except OSError as exc:
-                raise AssayError(ErrorCode.IO_ERROR, f"cannot read {file}: {exc.strerror}") from exc
-        try:
-            for text, ok in _stream(handle, cache):
-                failed |= not ok
-                click.echo(text)
-        finally:
-            if handle is not sys.stdin:
-                handle.close()
-        ctx.exit(EXIT_USAGE if failed else 0)
+        _score_stream(ctx, file, default_config or {}, workers)
+        return
     inputs, config = _split_request(from_json_safe(read_json_file(file)), file)
     scorecard = create_scorer(default_config if config is None else config).compute(inputs)
     if as_json:
         click.echo(json.dumps(to_json_safe(scorecard_to_wire(scorecard)), indent=2))
     else:
         click.echo(render_text(scorecard))
+
+
+def _score_stream(ctx: click.Context, file: str, config: Any, workers: int) -> None:
+    if file == "-":
+        handle: IO[str] = sys.stdin
+    else:
+        try:
+            handle = open(file, encoding="utf-8")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            raise AssayError(ErrorCode.IO_ERROR, f"cannot read {file}: {exc.strerror}") from exc
+    failed = False
+    line_numbers: deque[int] = deque()
+    try:
+        results = score_many(
+            _requests(handle, config, line_numbers),
+            config,
+            workers=workers,
+            as_wire=True,
+            keep_errors=True,
+        )
+        for result in results:
+            line = line_numbers.popleft()
+            if isinstance(result, AssayError):
+                failed = True
+                record = {**result.to_dict(), "line": line}
+                click.echo(_dumps({"error": record}))
+            else:
+                click.echo(_dumps(result))
+    finally:
+        if handle is not sys.stdin:
+            handle.close()
+    ctx.exit(EXIT_USAGE if failed else 0)

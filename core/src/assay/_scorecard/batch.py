@@ -1,0 +1,136 @@
+"""Batch scoring: a stream of inputs in, a stream of scorecards out, in order, in constant memory,
+optionally spread over worker processes."""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from typing import Any
+
+from assay._errors import AssayError, ErrorCode
+from assay._scorecard.engine import Scorer, create_scorer
+from assay._scorecard.types import Scorecard, ScoringConfig, ScoringInputs
+from assay._wire import scorecard_to_wire, scoring_config_to_wire
+
+__all__ = ["score_many"]
+
+Row = ScoringInputs | Mapping[str, Any]
+
+_worker_scorer: Scorer | None = None
+
+
+def _init_worker(config: Mapping[str, Any]) -> None:
+    global _worker_scorer
+    _worker_scorer = create_scorer(config)
+
+
+def _score_chunk(rows: list[Row], as_wire: bool, keep_errors: bool) -> list[Any]:
+    scorer = _worker_scorer
+    assert scorer is not None, "worker initializer did not run"
+    return _score_rows(scorer, rows, as_wire, keep_errors)
+
+
+def _score_rows(scorer: Scorer, rows: Iterable[Row], as_wire: bool, keep_errors: bool) -> list[Any]:
+    out: list[Any] = []
+    for row in rows:
+        if isinstance(row, AssayError) and keep_errors:
+            out.append(row)
+            continue
+        try:
+            card = scorer.compute(row)
+        except AssayError as error:
+            if not keep_errors:
+                raise
+            out.append(error)
+            continue
+        out.append(scorecard_to_wire(card) if as_wire else card)
+    return out
+
+
+def score_many(
+    rows: Iterable[Row],
+    config: ScoringConfig | Mapping[str, Any] | None = None,
+    *,
+    workers: int = 1,
+    chunk_size: int = 512,
+    as_wire: bool = False,
+    keep_errors: bool = False,
+    executor: Executor | None = None,
+) -> Iterator[Scorecard | dict[str, Any] | AssayError]:
+    """Score every row of ``rows`` with one validated config, yielding results in input order.
+
+    :param rows: any iterable of inputs (wire dicts or :class:`ScoringInputs`); consumed lazily.
+    :param config: the scoring config (validated once, before the first row is read).
+    :param workers: worker processes; 1 scores in this process. ``0`` means one per CPU.
+    :param chunk_size: rows sent to a worker at a time.
+    :param as_wire: yield the wire-shape dict instead of the :class:`Scorecard`.
+    :param keep_errors: yield an :class:`AssayError` in place of a row that cannot be scored
+        instead of raising it; a row that *is* an :class:`AssayError` (e.g. a line a reader
+        could not parse) is passed through in its place, so errors keep their position.
+    :param executor: run chunks on this executor instead of a new process pool (the scorer is
+        sent with each chunk, so a process executor must be able to pickle it).
+    :return: an iterator; at most ``2 * workers`` chunks are in flight, so memory stays
+        constant however long ``rows`` is.
+    :raises AssayError: ``INVALID_CONFIG`` at call time for a bad config; row errors when
+        ``keep_errors`` is false.
+    """
+    if workers < 0 or chunk_size < 1:
+        raise AssayError(
+            ErrorCode.INVALID_CONFIG, "workers must be >= 0 and chunk_size >= 1", "workers"
+        )
+    scorer = create_scorer(config)  # validates now, in the caller's process
+    workers = workers or os.cpu_count() or 1
+    if workers == 1 and executor is None:
+        return _serial(scorer, rows, as_wire, keep_errors)
+    return _parallel(scorer, rows, workers, chunk_size, as_wire, keep_errors, executor)
+
+
+def _serial(scorer: Scorer, rows: Iterable[Row], as_wire: bool, keep_errors: bool) -> Iterator[Any]:
+    for row in rows:
+        yield from _score_rows(scorer, (row,), as_wire, keep_errors)
+
+
+def _parallel(
+    scorer: Scorer,
+    rows: Iterable[Row],
+    workers: int,
+    chunk_size: int,
+    as_wire: bool,
+    keep_errors: bool,
+    executor: Executor | None,
+) -> Iterator[Any]:
+    own = executor is None
+    pool: Executor = executor or ProcessPoolExecutor(
+        max_workers=workers,
+        initializer=_init_worker,
+        initargs=(scoring_config_to_wire(scorer.config),),
+    )
+    iterator = iter(rows)
+    pending: deque[Future[list[Any]]] = deque()
+
+    def submit() -> bool:
+        chunk = list(itertools.islice(iterator, chunk_size))
+        if not chunk:
+            return False
+        if own:
+            pending.append(pool.submit(_score_chunk, chunk, as_wire, keep_errors))
+        else:
+            pending.append(pool.submit(_score_rows, scorer, chunk, as_wire, keep_errors))
+        return True
+
+    try:
+        for _ in range(2 * workers):
+            if not submit():
+                break
+        while pending:
+            results = pending.popleft().result()
+            submit()
+            yield from results
+    finally:
+        for future in pending:
+            future.cancel()
+        if own:
+            pool.shutdown(wait=True, cancel_futures=True)

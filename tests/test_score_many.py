@@ -1,0 +1,73 @@
+"""Batch scoring: order, laziness, errors in place, worker processes equal to in-process."""
+
+from __future__ import annotations
+
+import itertools
+from concurrent.futures import ThreadPoolExecutor
+
+import assay
+import pytest
+
+
+def answer(n: int) -> dict:
+    score = 0.5 + (n % 5) / 10
+    return {
+        "supportLevel": "high" if n % 2 else "medium",
+        "hasConflict": False,
+        "candidates": [
+            {
+                "retrievalScores": {"a": score, "b": score - 0.1},
+                "combinedScore": score,
+                "documentId": f"d{n % 3}",
+            },
+            {"retrievalScores": {"a": 0.4}, "combinedScore": 0.4, "documentId": "x"},
+        ],
+    }
+
+
+ROWS = [answer(n) for n in range(300)]
+EXPECTED = [assay.scorecard_to_wire(assay.compute_confidence(row)) for row in ROWS]
+
+
+def test_serial_matches_one_at_a_time() -> None:
+    cards = list(assay.score_many(ROWS))
+    assert [assay.scorecard_to_wire(c) for c in cards] == EXPECTED
+
+
+def test_processes_match_in_order() -> None:
+    assert list(assay.score_many(ROWS, workers=2, chunk_size=16, as_wire=True)) == EXPECTED
+
+
+def test_thread_executor_matches() -> None:
+    with ThreadPoolExecutor(2) as pool:
+        got = list(assay.score_many(ROWS, as_wire=True, chunk_size=7, executor=pool))
+    assert got == EXPECTED
+
+
+def test_lazy_over_an_endless_stream() -> None:
+    endless = (answer(n) for n in itertools.count())
+    first = list(
+        itertools.islice(assay.score_many(endless, workers=2, chunk_size=8, as_wire=True), 20)
+    )
+    assert first == EXPECTED[:20]
+
+
+def test_errors_keep_their_place_or_raise() -> None:
+    rows = [ROWS[0], {"supportLevel": "high"}, ROWS[1]]
+    got = list(assay.score_many(rows, keep_errors=True, as_wire=True))
+    assert got[0] == EXPECTED[0] and got[2] == EXPECTED[1]
+    assert isinstance(got[1], assay.AssayError) and got[1].code == "MALFORMED_INPUT"
+    with pytest.raises(assay.AssayError):
+        list(assay.score_many(rows))
+
+
+def test_config_is_validated_before_any_row_is_read() -> None:
+    def never():  # pragma: no cover - must not be consumed
+        raise AssertionError("rows were read")
+        yield
+
+    with pytest.raises(assay.AssayError) as caught:
+        assay.score_many(never(), {"weights": {"grounding": -1}})
+    assert caught.value.path == "weights.grounding"
+    with pytest.raises(assay.AssayError):
+        assay.score_many([], chunk_size=0)
