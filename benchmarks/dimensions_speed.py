@@ -6,7 +6,10 @@ dimension, checks once that ``score()`` reproduces the reference's points, then 
 ``score(inputs, config)`` over all of them, ``--runs`` times, and prints microseconds per call
 (median run and best run) and calls per second. ``--checks`` also times ``check_inputs``.
 
-These are the per-dimension costs inside one scorecard; the composition adds its own.
+These are the per-dimension costs inside one scorecard; the composition adds its own. The last
+row times ``assay.dimension_score`` alone (building the frozen result records every dimension
+returns), a floor for any dimension on the same machine at the same moment, which helps to read
+numbers taken on a busy machine.
 
 Run: uv run --all-packages python benchmarks/dimensions_speed.py [--runs 20] [--checks]
 """
@@ -84,6 +87,17 @@ def main() -> None:
                 f"{name:<15} {len(pairs):>7} {median * 1e6:>10.2f} {min(runs) * 1e6:>8.2f} "
                 f"{1 / median:>10,.0f}"
             )
+    floor = time_calls(
+        lambda _inputs, _config: assay.dimension_score(
+            raw=1.0, max_points=15.0, explanation="", components={"base": 1}, warnings=[]
+        ),
+        [({}, {})],
+        args.runs,
+    )
+    print(
+        f"{'dimension_score':<15} {'-':>7} {statistics.median(floor) * 1e6:>10.2f} "
+        f"{min(floor) * 1e6:>8.2f} {1 / statistics.median(floor):>10,.0f}"
+    )
 
 
 if __name__ == "__main__":
