@@ -215,7 +215,7 @@ def _options(
     help="Write a self-contained HTML report here.",
 )
 @click.pass_context
-def eval_command(ctx: click.Context, data: str, **cli: Any) -> None:
+def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
     """Evaluate the samples in DATA.jsonl (seed EvalSample objects, one per line).
 
     Exit codes: 0 every threshold met and no regression, 1 a threshold failed or a regression

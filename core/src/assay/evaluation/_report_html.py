@@ -128,9 +128,9 @@ def render_html(batch: BatchEvalResult, title: str = "assay evaluation", worst: 
     plots = []
     for metric_id in batch.aggregates:
         scores = [
-            r.metrics[metric_id].score
+            score
             for r in batch.results
-            if metric_id in r.metrics and r.metrics[metric_id].score is not None
+            if metric_id in r.metrics and (score := r.metrics[metric_id].score) is not None
         ]
         thresholds = [
             r.metrics[metric_id].threshold for r in batch.results if metric_id in r.metrics

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 import attrs
 
 from assay._types import EvalSample, MetricResult
 
 __all__ = ["BatchEvalResult", "Cost", "EvalResult", "MetricAggregate", "MetricRegression"]
+
+
+def _ids(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(values)
+
+
+def _results(values: Iterable[EvalResult]) -> tuple[EvalResult, ...]:
+    return tuple(values)
 
 
 @attrs.frozen
@@ -55,7 +63,7 @@ class EvalResult:
 
     sample: EvalSample
     metrics: Mapping[str, MetricResult]
-    metric_order: tuple[str, ...] = attrs.field(converter=tuple)
+    metric_order: tuple[str, ...] = attrs.field(converter=_ids)
     higher_is_better: Mapping[str, bool]
     composite_score: float | None
     passed: bool
@@ -132,7 +140,7 @@ class BatchEvalResult:
         regressions: per-metric comparison with a baseline, or ``None`` when none was given.
     """
 
-    results: tuple[EvalResult, ...] = attrs.field(converter=tuple)
+    results: tuple[EvalResult, ...] = attrs.field(converter=_results)
     aggregates: Mapping[str, MetricAggregate]
     composite_aggregate: MetricAggregate
     passed: bool
