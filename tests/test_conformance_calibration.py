@@ -1,9 +1,12 @@
-"""Every ``c-cal-*`` vector of the scorecard conformance set, run through analyze_calibration.
+"""Every analyzeCalibration vector of the scorecard conformance set, run through
+analyze_calibration: the twenty ``c-cal-*`` cases and the ``ex-calibration-analysis-report``
+example.
 
-Reads ../shared/conformance/scorecard/cases.jsonl in place. Results must equal the reference's
-output on every field; error lines must raise with the matching category: a reference ``Error``
-mentioning ``samples`` is an input error (INVALID_INPUT, same leading path), any other ``Error``
-a config error (INVALID_CONFIG), a ``TypeError`` a structural error (MALFORMED_INPUT).
+Reads ../shared/conformance/scorecard/cases.jsonl and examples.jsonl in place. Results must
+equal the reference's output on every field; error lines must raise with the matching
+category: a reference ``Error`` mentioning ``samples`` is an input error (INVALID_INPUT, same
+leading path), any other ``Error`` a config error (INVALID_CONFIG), a ``TypeError`` a
+structural error (MALFORMED_INPUT).
 """
 
 from __future__ import annotations

@@ -72,6 +72,17 @@ def test_drift_stream_example() -> None:
     assert lines[-1] == "update_many agrees with update: True"
 
 
+def test_seed_scenario_example() -> None:
+    lines = python("seed_scenario.py").splitlines()
+    assert lines == [
+        "live: total 100, action answer (Score 100 meets answerAt threshold (65).)",
+        "bands: [0, 40) 0/1, [40, 65) 0/1, [65, 85) 1/2, [85, 101) 2/2",
+        'recommended policy: {"answerAt": 85, "reviewAt": 40, "abstainBelow": 40}',
+        "warnings: low-calibration-sample-size (bands)",
+        "calibrated: total 100, action answer (Score 100 meets answerAt threshold (85).)",
+    ]
+
+
 def test_calibrate_cli_example(tmp_path: Path) -> None:
     page = tmp_path / "report.html"
     out = run("bash", str(EXAMPLES / "calibrate.sh"), str(page))
