@@ -167,3 +167,17 @@ def test_a_file_that_is_not_a_results_stream_is_refused(tmp_path, registry):
         evaluate_batch(SAMPLES[:2], options={"output": str(out), "resume": True}, registry=registry)
     assert excinfo.value.code == "MALFORMED_INPUT"
     assert out.read_text(encoding="utf-8") == "not json\n{}\n"
+
+
+def test_executor_runs_stream_every_result_too(tmp_path, registry, in_process):
+    out = tmp_path / "results.jsonl"
+    with ThreadPoolExecutor(2) as pool:
+        batch = evaluate_batch(
+            SAMPLES,
+            options={"executor": pool, "chunkSize": 4, "output": str(out)},
+            registry=registry,
+        )
+    keys = [json.loads(line)["key"] for line in out.read_text(encoding="utf-8").splitlines()]
+    assert sorted(keys) == sorted(s["id"] for s in SAMPLES)  # in completion order
+    assert sorted(read_results(out), key=lambda r: int(r.sample.id[1:])) == list(batch.results)
+    assert batch_to_wire(batch) == in_process

@@ -172,3 +172,30 @@ def test_bad_input_exits_2_with_a_coded_error(data, args, line, expected):
 def test_missing_file_exits_2(tmp_path):
     code, _, err = run(tmp_path / "absent.jsonl")
     assert code == 2 and err.startswith("error [IO_ERROR]")
+
+
+def test_config_file_sets_metrics_thresholds_and_weights(data, tmp_path):
+    config = tmp_path / "eval.json"
+    config.write_text(
+        json.dumps(
+            {
+                "metrics": ["word_count", "contextCount"],
+                "thresholds": {"word_count": 0, "context_count": 1},
+                "compositeWeights": {"word_count": 2},
+                "compositeThreshold": 0.1,
+            }
+        )
+    )
+    code, out, err = run(data, "--config", config, "--json")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 0, err
+    assert set(lines[0]["metrics"]) == {"word_count", "context_count"}
+    code, _, _ = run(data, "--config", config, "--threshold", "word_count=0.9")
+    assert code == 1  # the command line wins over the file
+
+
+def test_config_file_with_an_unknown_judge_type_exits_2(data, tmp_path):
+    config = tmp_path / "eval.json"
+    config.write_text(json.dumps({"mode": "llm", "judge": {"type": "nobody", "model": "m"}}))
+    code, _, err = run(data, "--config", config)
+    assert code == 2 and err.startswith("error [JUDGE_MISCONFIGURED] judge: no judge or judge")
