@@ -120,6 +120,10 @@ class SampleAnalysis:
         return [token for part in self.ground_truth_parts for token in part.tokens]
 
     @cached_property
+    def ground_truth_counts(self) -> Counter[str]:
+        return Counter(self.ground_truth_tokens)
+
+    @cached_property
     def answer_pair_side(self) -> PairSide:
         """The answer's side of a two-text TF-IDF cosine."""
         return pair_side(Counter(self.answer_tokens), len(self.answer_tokens))
@@ -144,8 +148,12 @@ class SampleAnalysis:
         if part == "ground_truth_sentences":
             return [features.ngrams(n) for features in self.ground_truth_parts]
         if part == "answer":
+            if n == 1:
+                return [frozenset(self.answer_pair_side.counts)]
             return [ngram_set(self.answer_tokens, n)]
         if part == "ground_truth":
+            if n == 1:
+                return [frozenset(self.ground_truth_counts)]
             return [ngram_set(self.ground_truth_tokens, n)]
         raise KeyError(part)
 

@@ -10,9 +10,9 @@ from typing import Any
 from assay_faithfulness.analysis import SampleAnalysis
 from assay_faithfulness.base import HeuristicMetric, Measured, Signal
 from assay_faithfulness.jsnumbers import to_fixed3
-from assay_faithfulness.ngrams import best_weighted_overlap, jaccard
+from assay_faithfulness.ngrams import jaccard, running_max, weighted_overlaps
 from assay_faithfulness.options import HeuristicOptions
-from assay_faithfulness.tfidf import pair_cosine, token_f1_of_tokens
+from assay_faithfulness.tfidf import pair_cosine, token_f1_of_counts
 
 __all__ = ["AnswerCorrectness", "AnswerRelevance", "Faithfulness", "HallucinationRate"]
 
@@ -58,8 +58,13 @@ class Faithfulness(HeuristicMetric):
         signals: list[Signal] = []
         total = 0.0
         for i, sentence in enumerate(sentences):
-            best = best_weighted_overlap(
-                [sets[i] for sets in per_size_sentences], per_size_contexts, weights
+            best = running_max(
+                weighted_overlaps(
+                    [sets[i] for sets in per_size_sentences],
+                    per_size_contexts,
+                    weights,
+                    len(analysis.sample.contexts),
+                )
             )
             supports.append(best)
             total += best
@@ -128,7 +133,12 @@ class AnswerCorrectness(HeuristicMetric):
             return Measured(
                 None, "groundTruth is required for answerCorrectness but was not provided."
             )
-        f1 = token_f1_of_tokens(analysis.ground_truth_tokens, analysis.answer_tokens)
+        f1 = token_f1_of_counts(
+            analysis.ground_truth_counts,
+            len(analysis.ground_truth_tokens),
+            analysis.answer_pair_side.counts,
+            len(analysis.answer_tokens),
+        )
         overlap = jaccard(
             analysis.ngram_sets("answer", 1)[0], analysis.ngram_sets("ground_truth", 1)[0]
         )

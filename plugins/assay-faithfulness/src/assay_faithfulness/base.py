@@ -117,24 +117,24 @@ class HeuristicMetric:
         score, explanation, signals, details = self.measure(
             shared_analysis(sample, context), heuristic_options(context)
         )
-        all_details = {
-            "mode": "heuristic",
-            "llm_calls": 0,
-            "signal_ids": [s.id for s in signals],
-        }
+        all_details = {"mode": "heuristic", "llm_calls": 0, "signal_ids": []}
+        core_signals = []
+        if signals:
+            all_details["signal_ids"] = [s.id for s in signals]
+            core_signals = [
+                assay.MetricSignal(SEVERITY_TO_CORE[s.severity], s.message, s.evidence)  # type: ignore[arg-type]
+                for s in signals
+            ]
         if details:
             all_details.update(details)
         return assay.MetricResult(
-            metric_id=self.id,
-            score=score,
-            passed=None if score is None else score >= threshold,
-            threshold=threshold,
-            explanation=explanation,
-            signals=[
-                assay.MetricSignal(SEVERITY_TO_CORE[s.severity], s.message, s.evidence)  # type: ignore[arg-type]
-                for s in signals
-            ],
-            details=all_details,
+            self.id,
+            score,
+            None if score is None else score >= threshold,
+            threshold,
+            explanation,
+            core_signals,
+            all_details,
         )
 
     def measure(self, analysis: SampleAnalysis, options: HeuristicOptions) -> Measured:

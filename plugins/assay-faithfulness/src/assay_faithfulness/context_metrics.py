@@ -7,7 +7,7 @@ from assay_faithfulness.analysis import SampleAnalysis
 from assay_faithfulness.answer_metrics import best_unigram_overlap
 from assay_faithfulness.base import HeuristicMetric, Measured, Signal
 from assay_faithfulness.jsnumbers import js_number_text, to_fixed3
-from assay_faithfulness.ngrams import weighted_overlap_of_sets
+from assay_faithfulness.ngrams import weighted_overlaps
 from assay_faithfulness.options import HeuristicOptions
 from assay_faithfulness.tfidf import pair_cosine
 
@@ -104,13 +104,8 @@ class ContextRelevance(HeuristicMetric):
         question_sets = [analysis.ngram_sets("question", n)[0] for n in sizes]
         per_size_contexts = [analysis.ngram_sets("contexts", n) for n in sizes]
         cut = options.chunk_relevance_threshold
-        relevant = 0
-        for c in range(len(contexts)):
-            value = weighted_overlap_of_sets(
-                question_sets, [sets[c] for sets in per_size_contexts], weights
-            )
-            if value >= cut:
-                relevant += 1
+        values = weighted_overlaps(question_sets, per_size_contexts, weights, len(contexts))
+        relevant = sum(1 for value in values if value >= cut)
         score = relevant / len(contexts)
         return Measured(
             score,

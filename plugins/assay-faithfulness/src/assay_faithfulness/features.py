@@ -55,7 +55,11 @@ class TextFeatures:
         """The set of distinct n-grams (see :func:`~assay_faithfulness.ngrams.ngram_set`)."""
         found = self._sets.get(n)
         if found is None:
-            found = self._sets[n] = ngram_set(self.tokens, n)
+            if n == 1 and self._counts is not None:
+                found = frozenset(self._counts)  # the distinct tokens, already gathered
+            else:
+                found = ngram_set(self.tokens, n)
+            self._sets[n] = found
         return found
 
 

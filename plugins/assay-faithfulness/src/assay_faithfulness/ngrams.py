@@ -15,12 +15,13 @@ from assay_faithfulness.text import tokenize
 __all__ = [
     "DEFAULT_NGRAM_SIZES",
     "DEFAULT_NGRAM_WEIGHTS",
-    "best_weighted_overlap",
     "get_ngrams",
     "jaccard",
     "ngram_overlap",
     "ngram_set",
+    "running_max",
     "weighted_ngram_overlap",
+    "weighted_overlaps",
 ]
 
 DEFAULT_NGRAM_SIZES: tuple[int, ...] = (1, 2)
@@ -92,26 +93,26 @@ def weighted_overlap_of_sets(
     return 0.0 if weight_sum == 0 else total / weight_sum
 
 
-def best_weighted_overlap(
+def weighted_overlaps(
     sets_a: Sequence[frozenset[Any]],
     candidates_by_size: Sequence[Sequence[frozenset[Any]]],
     weights: Sequence[float],
-) -> float:
-    """The largest weighted overlap of one text with any of several candidate texts.
+    count: int,
+) -> list[float]:
+    """The weighted overlap of one text with each of ``count`` candidate texts.
 
     ``sets_a[k]`` is the text's n-gram set for the k-th size, ``candidates_by_size[k][c]`` the
-    c-th candidate's. The running maximum starts at 0 and is replaced only by a strictly larger
-    value (the reference's rule), so with no candidates, or only negative overlaps, it is 0.
+    c-th candidate's; each value is computed exactly as :func:`weighted_overlap_of_sets` does
+    (0 for every candidate when the weights sum to 0 or there are no sizes).
     This is the hot loop of faithfulness and context relevance, hence written out by hand.
     """
     weight_sum = 0.0
     for weight in weights:
         weight_sum += weight
     if weight_sum == 0:
-        return 0.0
+        return [0.0] * count
     sizes = range(len(weights))
-    count = len(candidates_by_size[0]) if candidates_by_size else 0
-    best = 0.0
+    values = []
     for c in range(count):
         total = 0.0
         for k in sizes:
@@ -122,7 +123,14 @@ def best_weighted_overlap(
                 total += common / (len(a) + len(b) - common) * weights[k]
             elif not a and not b:
                 total += weights[k]  # both empty: overlap 1
-        value = total / weight_sum
+        values.append(total / weight_sum)
+    return values
+
+
+def running_max(values: Sequence[float]) -> float:
+    """The reference's maximum: starts at 0 and moves only to a strictly larger value."""
+    best = 0.0
+    for value in values:
         if value > best:
             best = value
     return best

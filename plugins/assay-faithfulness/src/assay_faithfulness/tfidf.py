@@ -89,18 +89,29 @@ def token_f1(reference: str, hypothesis: str) -> float:
 
 def token_f1_of_tokens(reference: Sequence[str], hypothesis: Sequence[str]) -> float:
     """:func:`token_f1` on already tokenized texts."""
-    if not reference or not hypothesis:
+    return token_f1_of_counts(
+        Counter(reference), len(reference), Counter(hypothesis), len(hypothesis)
+    )
+
+
+def token_f1_of_counts(
+    reference_counts: Mapping[str, int],
+    reference_length: int,
+    hypothesis_counts: Mapping[str, int],
+    hypothesis_length: int,
+) -> float:
+    """:func:`token_f1` from token counts and token totals."""
+    if not reference_length or not hypothesis_length:
         return 0.0
-    reference_counts = Counter(reference)
     common = 0
-    for token, count in Counter(hypothesis).items():
+    for token, count in hypothesis_counts.items():
         other = reference_counts.get(token)
         if other:
             common += min(count, other)
     if common == 0:
         return 0.0
-    precision = common / len(hypothesis)
-    recall = common / len(reference)
+    precision = common / hypothesis_length
+    recall = common / reference_length
     return 2 * precision * recall / (precision + recall)
 
 
