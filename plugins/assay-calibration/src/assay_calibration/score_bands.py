@@ -189,6 +189,12 @@ _CONFIG_KEYS = (
 
 
 def _is_number(value: Any) -> bool:
+    """A finite int or float, not a bool (plain types checked first: this runs per record)."""
+    kind = type(value)
+    if kind is float:
+        return math.isfinite(value)
+    if kind is int:
+        return True
     return not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value)
 
 
@@ -384,7 +390,7 @@ def _parse_sample(item: Any, i: int) -> CalibrationSample:
     action: Any
     if isinstance(item, CalibrationSample):
         total, outcome, action = item.total, item.outcome, item.recommended_action
-    elif isinstance(item, Mapping):
+    elif isinstance(item, dict) or isinstance(item, Mapping):  # noqa: SIM101 - dict is fast
         total, outcome = item.get("total"), item.get("outcome")
         action = item.get("recommendedAction", item.get("recommended_action"))
     else:
