@@ -79,3 +79,31 @@ def test_ci_gate_example_passes_with_its_checked_in_baseline():
         plugins="faithfulness",
     )
     assert out.splitlines()[-1].startswith("2 passed")
+
+
+def test_cli_report_script():
+    env = {
+        **os.environ,
+        "ASSAY_PLUGINS": "faithfulness",
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+    }
+    done = subprocess.run(
+        ["sh", str(EXAMPLES / "cli_report.sh")],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    out = done.stdout.splitlines()
+    assert done.returncode == 0, done.stderr
+    assert out[0].split()[:3] == ["metric", "mean", "median"]
+    assert out[2].startswith("faithfulness            0.356")
+    assert out[10:] == [
+        "6 samples, 6 failed: FAILED",
+        "exit code 1",
+        "exit code 0",
+        "exit code 0",
+        "regression faithfulness: 0.356 -> 0.356 (delta +0.000) ok",
+        "report: 7 inline SVG plots",
+    ]
