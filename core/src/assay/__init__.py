@@ -27,7 +27,8 @@ from assay._scorecard.engine import (
 )
 from assay._scorecard.policy import ScorecardEvidence, ThresholdActionPolicy
 from assay._scorecard.presets import Preset
-from assay._scorecard.render import render_text
+from assay._scorecard.observability import log_record, otel_attributes, record_on_span
+from assay._scorecard.render import render_html, render_markdown, render_text
 from assay._scorecard.types import (
     ActionPolicyConfig,
     Candidate,
@@ -116,7 +117,12 @@ __all__ = [
     "from_json_safe",
     "hookimpl",
     "hookspec",
+    "log_record",
+    "otel_attributes",
+    "record_on_span",
     "register",
+    "render_html",
+    "render_markdown",
     "render_text",
     "reset_default_registry",
     "score_many",
