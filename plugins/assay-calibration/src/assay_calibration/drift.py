@@ -112,6 +112,8 @@ def _direction_param(value: Any) -> Direction:
 
 
 def _finite_value(value: Any, path: str) -> float:
+    if type(value) is float and math.isfinite(value):  # the common case, checked cheaply
+        return value
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise assay.AssayError("INVALID_INPUT", f"must be a finite number, got {value!r}", path)
     return float(value)
