@@ -479,3 +479,23 @@ def test_create_evaluator_merges_config_and_call_options(registry):
         create_evaluator({"thresholds": {"word_count": 3}}, registry=registry)
     assert excinfo.value.code == "INVALID_THRESHOLD"
     assert ContextCount().higher_is_better is False
+
+
+def test_a_result_that_honours_the_contract_is_kept_as_is(registry):
+    returned = []
+
+    @attrs.frozen
+    class Exact:
+        id: str = "exact"
+        default_threshold: float = 0.5
+        higher_is_better: bool = True
+        requires: frozenset = frozenset()
+
+        def compute(self, sample, context, threshold):
+            returned.append(assay.MetricResult(self.id, 0.75, True, threshold, "exact"))
+            return returned[-1]
+
+    registry.register(Exact())
+    assert evaluate(SAMPLE, ["exact"], registry=registry).metrics["exact"] is returned[0]
+    relabelled = evaluate(SAMPLE, ["exact"], {"thresholds": {"exact": 0.8}}, registry=registry)
+    assert relabelled.metrics["exact"].passed is False  # at 0.8 the runner's verdict wins

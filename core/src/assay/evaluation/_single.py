@@ -106,10 +106,17 @@ def _checked(raw: Any, step_id: str, threshold: float, higher_is_better: bool) -
             f"metric {step_id!r} returned score {score!r}; a score is in [0, 1] or None",
             f"metrics.{step_id}.score",
         )
+    passed = judge_pass(score, threshold, higher_is_better)
+    if (
+        score is raw.score
+        and (score is None or type(score) is float)
+        and (raw.metric_id, raw.threshold, raw.passed) == (step_id, threshold, passed)
+    ):
+        return raw  # already honours the contract: no copy
     return MetricResult(
         metric_id=step_id,
         score=None if score is None else float(score),
-        passed=judge_pass(score, threshold, higher_is_better),
+        passed=passed,
         threshold=threshold,
         explanation=raw.explanation,
         signals=signals,
