@@ -163,9 +163,10 @@ class AuthorityDimension(assay.Dimension):
         order = order[: _slice_end(top_k, len(order))]
         included = [candidates[i] for i in order]
         ranks = [_effective_rank(c, tiers) for c in included]
-        points = [rank_points(r) for r in ranks]
-        unclassified = sum(1 for r in ranks if r == UNCLASSIFIED_RANK)
-        buckets = {_bucket(r) for r in ranks}
+        bucket_of = [_bucket(r) for r in ranks]
+        points = [BUCKET_POINTS[b] for b in bucket_of]
+        unclassified = ranks.count(UNCLASSIFIED_RANK)
+        buckets = set(bucket_of)
 
         base, summary = _aggregate(aggregation, ranks, points, [scores[i] for i in order])
         has_amendment = any(c.get("isAmendment") is True for c in included)
