@@ -207,3 +207,32 @@ def test_unknown_perturbation_or_parameter_is_a_config_error(workdir: Path, make
     with pytest.raises(assay.AssayError, match="allowed for reorder: count") as info:
         check(workdir)
     assert info.value.path == "perturbations.reorder.cuont"
+
+
+def test_objects_registered_with_assay_register_are_used_by_default(
+    workdir: Path, make_config
+) -> None:
+    class Casing:
+        name = "casing"
+        signal = "invariance"
+        parameters = frozenset()
+
+        def variants(self, case, others, rng, params):
+            chunks = [assay.Chunk(c.id, c.text.upper()) for c in case.chunks]
+            return [assay.Variant("casing", self.name, chunks, "upper-cased", case.query)]
+
+    def lenient(a: str, b: str) -> float:
+        return 0.0 if a.lower() == b.lower() else 1.0
+
+    assay.reset_default_registry()
+    try:
+        assay.register(Casing())
+        assay.register(lenient, kind="distance", name="lenient")
+        make_config(workdir, perturbations="{casing: {}, swap: {}}")
+        path = workdir / "assay-perturb.yaml"
+        path.write_text(path.read_text().replace("type: enum", "type: enum\n  distance: lenient"))
+        run = check(workdir)
+    finally:
+        assay.reset_default_registry()
+    assert run.invariance == 1.0 and run.sensitivity == 1.0
+    assert run.cases[0].variants[0].decision == "APPROVE"
