@@ -499,3 +499,47 @@ def test_a_result_that_honours_the_contract_is_kept_as_is(registry):
     assert evaluate(SAMPLE, ["exact"], registry=registry).metrics["exact"] is returned[0]
     relabelled = evaluate(SAMPLE, ["exact"], {"thresholds": {"exact": 0.8}}, registry=registry)
     assert relabelled.metrics["exact"].passed is False  # at 0.8 the runner's verdict wins
+
+
+def test_judge_options_accept_registered_names_and_factory_specs(registry):
+    class FixedJudge:
+        def __init__(self, name):
+            self.name = name
+
+        def complete(self, prompt):
+            return assay.JudgeReply("0.9")
+
+    @attrs.frozen
+    class Judged:
+        id: str = "word_count"
+        default_threshold: float = 0.5
+        higher_is_better: bool = True
+        requires: frozenset = frozenset()
+
+        def compute(self, sample, context, threshold):
+            score = float(context.judge.complete("p").text)
+            return assay.MetricResult(self.id, score, None, threshold, context.judge.name)
+
+    registry.register(Judged(), kind="llm-metric", name="word_count")
+    registry.register(FixedJudge("house-judge"), kind="judge")
+    registry.register(
+        lambda settings: FixedJudge(f"built:{settings['model']}"),
+        kind="judge-factory",
+        name="builder",
+    )
+    by_name = evaluate(
+        SAMPLE, ["word_count"], {"mode": "llm", "judge": "house-judge"}, registry=registry
+    )
+    assert by_name.metrics["word_count"].explanation == "house-judge"
+    by_spec = evaluate(
+        SAMPLE,
+        ["word_count"],
+        {"mode": "llm", "judge": {"type": "builder", "model": "m1"}},
+        registry=registry,
+    )
+    assert by_spec.metrics["word_count"].explanation == "built:m1"
+    with pytest.raises(assay.AssayError) as excinfo:
+        evaluate(
+            SAMPLE, ["word_count"], {"mode": "llm", "judge": {"model": "m1"}}, registry=registry
+        )
+    assert codes_of(excinfo) == ("JUDGE_MISCONFIGURED", "options.judge")

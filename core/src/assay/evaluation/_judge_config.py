@@ -17,7 +17,7 @@ JUDGE_FACTORY_KIND = "judge-factory"
 ``openai`` and ``anthropic`` factories of assay-judges)."""
 
 
-def judge_from_config(spec: Any, registry: Registry) -> Any:
+def judge_from_config(spec: Any, registry: Registry, path: str = "judge") -> Any:
     """A judge from ``spec``.
 
     * a string: the registered judge of that name, else the registered judge factory of that
@@ -25,6 +25,8 @@ def judge_from_config(spec: Any, registry: Registry) -> Any:
     * a mapping: ``{"type": <factory name>, ...settings}``; the factory receives the settings
       (e.g. ``model``, ``baseUrl``, ``apiKeyEnv``, ``timeout``, ``retries``);
     * ``None``: no judge.
+
+    ``path`` is the field path used in errors.
 
     :raises AssayError: ``JUDGE_MISCONFIGURED`` when nothing of that name is registered, the
         spec has the wrong shape, or the factory rejects the settings.
@@ -42,7 +44,7 @@ def judge_from_config(spec: Any, registry: Registry) -> Any:
         raise AssayError(
             Code.JUDGE_MISCONFIGURED,
             'a judge is a name or an object {"type": <factory>, ...settings}',
-            "judge",
+            path,
         )
     if not registry.has(JUDGE_FACTORY_KIND, name):
         known = sorted({*registry.names("judge"), *registry.names(JUDGE_FACTORY_KIND)})
@@ -51,6 +53,6 @@ def judge_from_config(spec: Any, registry: Registry) -> Any:
             f"no judge or judge factory named {name!r} is registered "
             f"(registered: {', '.join(known) or 'none'}; install assay-judges for openai and "
             "anthropic)",
-            "judge",
+            path,
         )
     return registry.get(JUDGE_FACTORY_KIND, name)(settings)

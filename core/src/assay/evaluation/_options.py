@@ -63,7 +63,8 @@ class EvaluateOptions:
 
     Attributes:
         mode: ``"heuristic"`` (default), ``"llm"`` or ``"hybrid"``.
-        judge: a :class:`~assay.Judge`; required when any metric runs in llm mode.
+        judge: a :class:`~assay.Judge`, a registered judge's or judge factory's name, or
+            ``{"type": <factory>, ...settings}``; required in llm and hybrid mode.
         thresholds: metric id -> pass threshold in [0, 1], replacing the metric's default.
         metric_modes: metric id -> ``"heuristic"`` or ``"llm"``, overriding ``mode``.
         composite_threshold: minimum composite score for a sample to pass (default 0.6).

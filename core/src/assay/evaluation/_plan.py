@@ -10,6 +10,7 @@ import attrs
 from assay._errors import AssayError
 from assay._registry import Registry
 from assay.evaluation._codes import EvaluationErrorCode as Code
+from assay.evaluation._judge_config import judge_from_config
 from assay.evaluation._options import EvaluateOptions, check_threshold, snake_case
 
 __all__ = ["LLM_METRIC_KIND", "METRIC_SET_KIND", "EvaluationPlan", "MetricStep", "resolve_plan"]
@@ -100,15 +101,8 @@ def _default_ids(registry: Registry) -> list[str]:
 def _resolve_judge(judge: Any, registry: Registry) -> Any:
     if judge is None:
         return None
-    if isinstance(judge, str):
-        if not registry.has("judge", judge):
-            raise AssayError(
-                Code.JUDGE_MISCONFIGURED,
-                f"no judge named {judge!r} is registered "
-                f"(registered: {', '.join(registry.names('judge')) or 'none'})",
-                "options.judge",
-            )
-        return registry.get("judge", judge)
+    if isinstance(judge, str | Mapping):
+        return judge_from_config(judge, registry, "options.judge")
     if not isinstance(getattr(judge, "name", None), str) or not callable(
         getattr(judge, "complete", None)
     ):
