@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -39,3 +41,21 @@ def test_custom_dimension_registers_at_runtime_and_scores() -> None:
         "polite answer: politeness 5/5, total 100",
         "curt answer: politeness 0/5, total 93",
     ]
+
+
+def _header_lines(path: Path) -> list[str]:
+    """The indented lines of an example's docstring: what it says it prints."""
+    doc = path.read_text(encoding="utf-8").split('"""')[1]
+    return [line.strip() for line in doc.splitlines() if line.startswith("    ") and line.strip()]
+
+
+SCENARIOS = sorted((ROOT / "examples" / "scorecard").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_scenario_prints_what_its_header_says(path: Path) -> None:
+    expected = _header_lines(path)
+    assert expected, f"{path.name} states no output in its header"
+    out = [line.strip() for line in run_example(str(path.relative_to(ROOT))).splitlines()]
+    for line in expected:
+        assert line in out, f"{path.name}: {line!r} not printed"

@@ -112,7 +112,12 @@ class Scorer:
     ) -> None:
         wire = scoring_config_to_wire(config)
         for key, value in preset.config.items():
-            wire.setdefault(key, value)
+            # the caller's keys win; a section both give is merged one level deep
+            mine = wire.get(key)
+            if isinstance(mine, Mapping) and isinstance(value, Mapping):
+                wire[key] = {**value, **mine}
+            else:
+                wire.setdefault(key, value)
         self.config: Mapping[str, Any] = wire
         self.preset = preset
         self.dimensions: tuple[Dimension, ...] = tuple(dimensions)
