@@ -1,6 +1,8 @@
 import json
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -128,3 +130,38 @@ def test_real_console_script_has_the_perturb_group(workdir: Path) -> None:
         ]
         == 1.0
     )
+
+
+def test_interrupted_check_keeps_finished_invocations(workdir: Path) -> None:
+    script = workdir / "pipeline.py"
+    script.write_text("import time\ntime.sleep(0.3)\n" + script.read_text())
+    config = workdir / "assay-perturb.yaml"
+    config.write_text(config.read_text().replace("jobs: 2", "jobs: 1"))
+    assay = Path(sys.executable).parent / "assay"
+    process = subprocess.Popen(
+        [str(assay), "perturb", "check", "--quiet"],
+        cwd=workdir,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    results = workdir / "assay-perturb" / "invocations"
+    deadline = time.monotonic() + 60
+    while len(list(results.glob("*/*/result.json"))) < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert "interrupted:" in stderr and "a re-run reuses them" in stderr
+    finished = len(list(results.glob("*/*/result.json")))
+    assert 3 <= finished < 12
+    assert not (workdir / "assay-perturb" / "results.json").exists()
+    rerun = subprocess.run(
+        [str(assay), "perturb", "check", "--quiet"],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert rerun.returncode == 0, rerun.stderr
+    assert f"12 planned, {12 - finished} run, {finished} cached, 0 failed" in rerun.stdout
