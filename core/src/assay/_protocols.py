@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from assay._scorecard.types import DimensionScore, ScoreWarning
 from assay._types import (
@@ -180,7 +180,7 @@ class Policy(Protocol):
     """
 
     name: str
-    evidence_type: ClassVar[Any] | Any
+    evidence_type: Any
 
     def decide(self, evidence: Any) -> Decision:
         """Decide on one piece of evidence."""

@@ -7,7 +7,7 @@ by value. Serialization to and from JSON lives in one place, :mod:`assay._wire`,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 import attrs
@@ -25,6 +25,18 @@ __all__ = [
 ]
 
 Severity = Literal["info", "warn", "error"]
+
+
+def _strings(value: Iterable[str]) -> tuple[str, ...]:
+    return tuple(value)
+
+
+def _signals(value: Iterable[MetricSignal]) -> tuple[MetricSignal, ...]:
+    return tuple(value)
+
+
+def _chunks(value: Iterable[Chunk]) -> tuple[Chunk, ...]:
+    return tuple(value)
 
 
 def _frozen_mapping(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
@@ -66,7 +78,7 @@ class EvalSample:
 
     question: str
     answer: str
-    contexts: tuple[str, ...] = attrs.field(converter=tuple, factory=tuple)
+    contexts: tuple[str, ...] = attrs.field(converter=_strings, factory=tuple)
     ground_truth: str | None = None
     id: str | None = None
     metadata: Mapping[str, Any] = attrs.field(factory=dict, converter=_frozen_mapping)
@@ -110,7 +122,7 @@ class MetricResult:
     passed: bool | None
     threshold: float
     explanation: str
-    signals: tuple[MetricSignal, ...] = attrs.field(converter=tuple, factory=tuple)
+    signals: tuple[MetricSignal, ...] = attrs.field(converter=_signals, factory=tuple)
     details: Mapping[str, Any] = attrs.field(factory=dict, converter=_frozen_mapping)
 
 
@@ -140,10 +152,10 @@ class PerturbationCase:
 
     name: str
     query: str
-    chunks: tuple[Chunk, ...] = attrs.field(converter=tuple)
-    key_evidence: tuple[str, ...] = attrs.field(converter=tuple, factory=tuple)
-    counterfactual: tuple[str, ...] = attrs.field(converter=tuple, factory=tuple)
-    padding: tuple[str, ...] = attrs.field(converter=tuple, factory=tuple)
+    chunks: tuple[Chunk, ...] = attrs.field(converter=_chunks)
+    key_evidence: tuple[str, ...] = attrs.field(converter=_strings, factory=tuple)
+    counterfactual: tuple[str, ...] = attrs.field(converter=_strings, factory=tuple)
+    padding: tuple[str, ...] = attrs.field(converter=_strings, factory=tuple)
     expected_decision: Any = None
     source: str | None = None
 
@@ -162,7 +174,7 @@ class Variant:
 
     name: str
     perturbation: str
-    chunks: tuple[Chunk, ...] = attrs.field(converter=tuple)
+    chunks: tuple[Chunk, ...] = attrs.field(converter=_chunks)
     description: str
     query: str
 

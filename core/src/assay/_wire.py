@@ -79,7 +79,7 @@ def _register(cls: type, omit_none: bool, *, skip: tuple[str, ...] = ()) -> None
         overrides[name] = override(omit=True)
     # omit_if_default drops optional fields left at their default (None = not provided);
     # required fields have no default and are always written.
-    unstructure = make_dict_unstructure_fn(cls, converter, **overrides)
+    unstructure: Any = make_dict_unstructure_fn(cls, converter, **overrides)
     converter.register_unstructure_hook(cls, unstructure)
     converter.register_structure_hook(
         cls,

@@ -53,9 +53,9 @@ def claim_support_problem(claim_support: Any) -> str | None:
     """
     if not isinstance(claim_support, Mapping):
         return "Claim support counts should be finite non-negative integers."
-    total = claim_support.get("totalClaims")
-    supported = claim_support.get("supportedClaims")
-    contradicted = claim_support.get("contradictedClaims", 0)
+    total: Any = claim_support.get("totalClaims")
+    supported: Any = claim_support.get("supportedClaims")
+    contradicted: Any = claim_support.get("contradictedClaims", 0)
     counts = [total, supported, contradicted]
     if "unsupportedClaims" in claim_support:
         counts.append(claim_support["unsupportedClaims"])
