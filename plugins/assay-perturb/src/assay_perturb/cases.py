@@ -44,7 +44,7 @@ from pathlib import Path
 import assay
 import attrs
 
-__all__ = ["MALFORMED_CASE", "load_cases", "parse_case"]
+__all__ = ["MALFORMED_CASE", "load_cases", "parse_case", "select_names"]
 
 MALFORMED_CASE = "MALFORMED_CASE"
 """Error code of a case file that does not follow the format."""
@@ -261,23 +261,29 @@ def load_cases(directory: str | Path, only: Iterable[str] = ()) -> list[assay.Pe
         raise assay.AssayError(
             "CASES_DIR", "no *.md case files in the cases directory", str(folder)
         )
-    wanted = list(only)
-    missing = sorted(set(wanted) - {p.stem for p in files})
-    if missing:
-        raise assay.AssayError(
-            "CASES_DIR",
-            f"no case named {', '.join(missing)} (cases: {', '.join(p.stem for p in files)})",
-            str(folder),
-        )
-    selected = [p for p in files if not wanted or p.stem in wanted]
+    wanted = select_names([p.stem for p in files], only, str(folder))
     cases = []
-    for path in selected:
+    for path in (p for p in files if p.stem in wanted):
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise assay.AssayError("CASES_DIR", f"cannot read case file: {exc}", str(path)) from exc
         cases.append(parse_case(text, _display(path)))
     return cases
+
+
+def select_names(names: Sequence[str], only: Iterable[str], where: str) -> set[str]:
+    """The names to run: ``only`` (all of ``names`` when empty), each checked to exist.
+
+    :raises assay.AssayError: ``CASES_DIR`` (path ``where``) naming the unknown ones.
+    """
+    wanted = set(only)
+    missing = sorted(wanted - set(names))
+    if missing:
+        raise assay.AssayError(
+            "CASES_DIR", f"no case named {', '.join(missing)} (cases: {', '.join(names)})", where
+        )
+    return wanted or set(names)
 
 
 def _display(path: Path) -> str:

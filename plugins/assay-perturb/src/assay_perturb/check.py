@@ -23,7 +23,7 @@ import assay
 import attrs
 from assay.cli import atomic_write
 
-from assay_perturb.cases import load_cases
+from assay_perturb.cases import load_cases, select_names
 from assay_perturb.config import PerturbConfig
 from assay_perturb.distances import DISTANCE_KIND
 from assay_perturb.execute import execute
@@ -91,11 +91,9 @@ def run_check(
     workdir = Path(workdir).resolve()
     run_path = workdir / run_dir
     distance = distance_function(registry, config.distance_name)
-    everything = load_cases(workdir / config.cases_dir)
-    wanted = set(only)
-    if wanted:
-        load_cases(workdir / config.cases_dir, only=wanted)  # reports unknown names
-    selected = [c for c in everything if not wanted or c.name in wanted]
+    everything = load_cases(workdir / config.cases_dir)  # all of them: padding material
+    wanted = select_names([c.name for c in everything], only, config.cases_dir)
+    selected = [c for c in everything if c.name in wanted]
     planned = plan_cases(config, selected, everything, registry, workdir, config.baseline_runs)
     run_path.mkdir(parents=True, exist_ok=True)
     if config_text is not None:

@@ -61,7 +61,13 @@ def decision_from_output(stdout: str, field: str, decision_type: str) -> Any:
         raise DecisionError("invalid-json", message) from None
     value = _lookup(document, field)
     if isinstance(value, dict | list) or value is None:
-        kind = {dict: "a nested object", list: "an array"}.get(type(value), "null")
+        kind = (
+            "a nested object"
+            if isinstance(value, dict)
+            else "an array"
+            if value is not None
+            else "null"
+        )
         raise DecisionError(
             "not-scalar",
             f"decision field {field!r} is {kind}; only scalar decisions (enum, string, numeric) "

@@ -53,4 +53,4 @@ def numeric_distance(a: Any, b: Any) -> float:
     for value in (a, b):
         if not is_finite_number(value):
             raise TypeError(f"numeric distance needs finite numbers, got {value!r}")
-    return min(1.0, abs(a - b) / max(abs(a), abs(b), 1.0))
+    return float(min(1.0, abs(a - b) / max(abs(a), abs(b), 1.0)))

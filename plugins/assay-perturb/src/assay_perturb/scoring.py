@@ -26,7 +26,7 @@ import attrs
 
 from assay_perturb.decision import DecisionError, decision_from_output
 from assay_perturb.invoke import InvocationResult
-from assay_perturb.plan import PlannedCase, PlannedVariant
+from assay_perturb.plan import PlannedCase
 
 __all__ = ["CaseResult", "Outcome", "RunResult", "SignalSummary", "score_run"]
 
@@ -227,9 +227,7 @@ class RunResult:
         }
 
 
-def _read(
-    planned: PlannedVariant, result: InvocationResult, field: str, decision_type: str
-) -> tuple[Any, str | None]:
+def _read(result: InvocationResult, field: str, decision_type: str) -> tuple[Any, str | None]:
     if result.error is not None:
         return None, result.error
     if result.exit_code != 0:
@@ -287,7 +285,7 @@ def score_run(
         found = False
         for item in plan.all:
             result = results[item.invocation.key]
-            decision, failure = _read(item, result, field, decision_type)
+            decision, failure = _read(result, field, decision_type)
             dist = None
             if failure is None and item.signal is None and not found:
                 reference, found = decision, True
