@@ -147,3 +147,32 @@ def test_dimensions_are_registered_through_the_hook() -> None:
         "estimatedFaithfulness",
     }
     assert isinstance(registry.dimension("crag/diversityScore"), DiversityScore)
+
+
+def test_fast_fact_counts_agree_with_the_seed_regexes_on_real_text(
+    halueval_rows: list[dict[str, str]], hotpot_items: list[dict[str, object]]
+) -> None:
+    import re
+
+    from assay_crag.dimensions import _fact_counts
+
+    seed_date = re.compile(r"\d{4}[-/]\d{2}[-/]\d{2}|\w+ \d{1,2},? \d{4}", re.ASCII)
+    texts = [row["knowledge"] for row in halueval_rows]
+    texts += [" ".join("".join(s) for _, s in item["context"]) for item in hotpot_items]  # type: ignore[attr-defined]
+    texts += [
+        "May 30, 1896December 26, 1977",
+        "x 5 12345 2021",
+        "é1é2 ٣4 Über Alles",
+        "",
+        "  ",
+        "New\u00a0York  City\n",
+        "Ab  Cd\tEf",
+        "May\t5, 2020 and June 7,\t1999",
+    ]
+    for text in texts:
+        assert _fact_counts(text) == (
+            len(re.findall(r"\d+", text, re.ASCII)),
+            len(seed_date.findall(text)),
+            len(re.findall(r"[A-Z][a-z]+(?:\s[A-Z][a-z]+)*", text)),
+            len(re.split(r"\s+", text)),
+        ), text

@@ -56,11 +56,24 @@ class DocumentScorer(Protocol):
 
 
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+STEM_LENGTH = 6
+"""Query words of this many letters or more match any document word they begin (a crude stem:
+``national`` matches ``nationality``); shorter ones must match a whole word."""
 
 
-def _stem(token: str) -> str:
-    """A crude stem: the first six letters (``national``/``nationality`` match)."""
-    return token[:6]
+def _has_word(document: str, stem: str) -> bool:
+    """Whether lower-cased ``document`` holds ``stem`` at the start of a word, and, for a stem
+    shorter than :data:`STEM_LENGTH`, as the whole word."""
+    whole = len(stem) < STEM_LENGTH
+    position = document.find(stem)
+    while position != -1:
+        end = position + len(stem)
+        if (position == 0 or not document[position - 1].isalnum()) and (
+            not whole or end == len(document) or not document[end].isalnum()
+        ):
+            return True
+        position = document.find(stem, position + 1)
+    return False
 
 
 class LexicalRelevanceScorer:
@@ -68,10 +81,12 @@ class LexicalRelevanceScorer:
     document.
 
     Query words are the tokens of the query that are not stop words (see
-    :data:`assay_crag.text.STOP_WORDS`) and longer than one character, compared on their first
-    six letters, case-insensitively. A word written with a capital letter in the query (other
-    than the query's first word) or containing a digit weighs ``name_weight`` (default 2), others
-    weigh 1. Score = matched weight / total weight; a query without content words scores 0.
+    :data:`assay_crag.text.STOP_WORDS`) and longer than one character, lower-cased and cut to
+    their first :data:`STEM_LENGTH` letters; a word is present when the lower-cased document
+    holds it at the start of a word (as a whole word when shorter than six letters). A word
+    written with a capital letter in the query (other than the query's first word) or containing
+    a digit weighs ``name_weight`` (default 2), others weigh 1. Score = present weight / total
+    weight; a query without content words scores 0.
     """
 
     name = "lexical"
@@ -89,7 +104,7 @@ class LexicalRelevanceScorer:
                 continue
             is_name = (word[0].isupper() and position > 0) or any(ch.isdigit() for ch in word)
             weight = self.name_weight if is_name else 1.0
-            stem = _stem(lower)
+            stem = lower[:STEM_LENGTH]
             weights[stem] = max(weights.get(stem, 0.0), weight)
         return weights
 
@@ -98,8 +113,8 @@ class LexicalRelevanceScorer:
         total = sum(weights.values())
         if total == 0:
             return 0.0
-        stems = {_stem(token) for token in _TOKEN.findall(document.lower())}
-        return sum(w for stem, w in weights.items() if stem in stems) / total
+        lowered = document.lower()
+        return sum(w for stem, w in weights.items() if _has_word(lowered, stem)) / total
 
     def score_documents(self, query: str, documents: Sequence[str]) -> tuple[float | None, ...]:
         weights = self.query_weights(query)
