@@ -24,9 +24,55 @@ BAD = {
 }
 
 
+# The team's conftest: two small metrics registered at runtime in the default registry (no
+# installed metric plugin is needed).
+TEAM_CONFTEST = """
+import assay
+import pytest
+
+
+class Support:
+    id = "support"
+    default_threshold = 0.7
+    higher_is_better = True
+    requires = frozenset()
+
+    def compute(self, sample, context, threshold):
+        words = sample.answer.lower().rstrip(".").split()
+        known = set(" ".join(sample.contexts).lower().rstrip(".").split())
+        score = sum(w in known for w in words) / len(words)
+        reason = f"{len(words) - round(score * len(words))} answer words not in the context"
+        return assay.MetricResult(self.id, score, score >= threshold, threshold, reason,
+                                  (assay.MetricSignal("warn", reason),) if score < 1 else ())
+
+
+class Correct:
+    id = "correct"
+    default_threshold = 0.5
+    higher_is_better = True
+    requires = frozenset({"ground_truth"})
+
+    def compute(self, sample, context, threshold):
+        if sample.ground_truth is None:
+            return assay.MetricResult(self.id, None, None, threshold, "no ground truth")
+        score = float(sample.answer == sample.ground_truth)
+        return assay.MetricResult(self.id, score, score >= threshold, threshold, "exact match")
+
+
 @pytest.fixture(autouse=True)
-def only_the_faithfulness_plugin(monkeypatch):
-    monkeypatch.setenv("ASSAY_PLUGINS", "faithfulness")
+def team_metrics(monkeypatch):
+    monkeypatch.setenv("ASSAY_PLUGINS", "")
+    assay.reset_default_registry()
+    assay.register(Support())
+    assay.register(Correct())
+    yield
+    assay.reset_default_registry()
+"""
+
+
+@pytest.fixture(autouse=True)
+def no_installed_metric_plugins(monkeypatch):
+    monkeypatch.setenv("ASSAY_PLUGINS", "")
     assay.reset_default_registry()
     yield
     assay.reset_default_registry()
@@ -34,6 +80,7 @@ def only_the_faithfulness_plugin(monkeypatch):
 
 @pytest.fixture
 def data(pytester):
+    pytester.makeconftest(TEAM_CONFTEST)
     path = pytester.path / "golden.jsonl"
     path.write_text(json.dumps(GOOD) + "\n" + json.dumps(BAD) + "\n", encoding="utf-8")
     return path
@@ -50,8 +97,8 @@ def test_passing_gate(pytester, data):
     pytester.makepyfile(
         """
         def test_quality(assay_gate):
-            batch = assay_gate.evaluate("golden.jsonl", ["faithfulness"])
-            assay_gate.assert_passes(batch, thresholds={"faithfulness": 0.0},
+            batch = assay_gate.evaluate("golden.jsonl", ["support"])
+            assay_gate.assert_passes(batch, thresholds={"support": 0.0},
                                      composite_threshold=0.0)
         """
     )
@@ -62,8 +109,8 @@ def test_failing_gate_names_metric_threshold_and_worst_sample(pytester, data):
     pytester.makepyfile(
         """
         def test_quality(assay_gate):
-            batch = assay_gate.evaluate("golden.jsonl", ["faithfulness", "answer_correctness"])
-            assay_gate.assert_passes(batch, thresholds={"faithfulness": 0.5})
+            batch = assay_gate.evaluate("golden.jsonl", ["support", "correct"])
+            assay_gate.assert_passes(batch, thresholds={"support": 0.5})
         """
     )
     result = pytester.runpytest()
@@ -71,21 +118,21 @@ def test_failing_gate_names_metric_threshold_and_worst_sample(pytester, data):
     result.stdout.fnmatch_lines(
         [
             "*GateFailure: assay gate failed over 2 samples:*",
-            "*faithfulness: 1 of 2 samples below threshold 0.5 (pass rate 50.0%, mean *)",
-            "*bad: 0.000 — *",
+            "*support: 1 of 2 samples below threshold 0.5 (pass rate 50.0%, mean 0.500)",
+            "*bad: 0.000 — 5 answer words not in the context",
             "*samples passing overall: 50.0% (required 100.0%)*",
         ]
     )
-    # answer_correctness could not score "bad" (no ground truth): undetermined, not failing
-    assert "answer_correctness: " not in result.stdout.str()
+    # "correct" could not score "bad" (no ground truth): undetermined, not failing
+    assert "correct: " not in result.stdout.str()
 
 
 def test_min_pass_rate_tolerates_some_failures(pytester, data):
     pytester.makepyfile(
         """
         def test_quality(assay_gate):
-            batch = assay_gate.evaluate("golden.jsonl", ["faithfulness"])
-            assay_gate.assert_passes(batch, thresholds={"faithfulness": 0.5},
+            batch = assay_gate.evaluate("golden.jsonl", ["support"])
+            assay_gate.assert_passes(batch, thresholds={"support": 0.5},
                                      composite_threshold=0.5, min_pass_rate=0.5)
         """
     )
@@ -96,7 +143,7 @@ def test_baseline_file_is_written_then_compared(pytester, data):
     pytester.makepyfile(
         """
         def test_regression(assay_gate):
-            batch = assay_gate.evaluate("golden.jsonl", ["faithfulness"])
+            batch = assay_gate.evaluate("golden.jsonl", ["support"])
             assay_gate.assert_no_regression(batch, "assay-baseline.json")
         """
     )
@@ -107,14 +154,14 @@ def test_baseline_file_is_written_then_compared(pytester, data):
     )
     pytester.runpytest("--assay-update-baseline").assert_outcomes(passed=1)
     baseline = json.loads((pytester.path / "assay-baseline.json").read_text())
-    assert set(baseline["aggregates"]) == {"faithfulness"}
+    assert set(baseline["aggregates"]) == {"support"}
     pytester.runpytest().assert_outcomes(passed=1)
-    baseline["aggregates"]["faithfulness"]["mean"] += 0.2
+    baseline["aggregates"]["support"]["mean"] += 0.2
     (pytester.path / "assay-baseline.json").write_text(json.dumps(baseline))
     regressed = pytester.runpytest()
     regressed.assert_outcomes(failed=1)
     regressed.stdout.fnmatch_lines(
-        ["*regression faithfulness: mean * -> * (-0.200, allowed -0.05)"]
+        ["*regression support: mean 0.700 -> 0.500 (-0.200, allowed -0.05)"]
     )
 
 
@@ -131,3 +178,12 @@ def test_bad_sample_file_reports_the_line(pytester):
         """
     )
     pytester.runpytest().assert_outcomes(passed=1)
+
+
+def test_the_gate_is_listed_in_assay_plugins():
+    from assay_pytest import EvalGate
+
+    registry = assay.build_registry(env={"ASSAY_PLUGINS": "pytest"})
+    assert registry.get("ci-gate", "pytest") is EvalGate
+    record = next(p for p in registry.plugins if p.name == "pytest")
+    assert record.status == "ok" and record.registered == ("ci-gate:pytest",)
