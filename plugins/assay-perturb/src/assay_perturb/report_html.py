@@ -30,6 +30,8 @@ pre{white-space:pre-wrap;word-break:break-word;background:#f6f7f9;padding:.4rem;
 max-height:12rem;overflow:auto}code{background:#f1f2f5;padding:0 .2rem}
 """
 
+_COLUMNS = ("variant", "perturbation", "what changed", "decision", "distance", "status", "seconds")
+
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; form-action 'none'"
 
 
@@ -63,8 +65,6 @@ def _outcome_row(outcome: Outcome) -> str:
         css = "changed" if outcome.distance else ""
     else:
         status = f"failed: {_e(outcome.failure)}"
-        if outcome.stderr_tail.strip():
-            status += f"<pre>{_e(outcome.stderr_tail)}</pre>"
         css = "failed"
     changed = (
         _e(outcome.description)
@@ -78,17 +78,24 @@ def _outcome_row(outcome: Outcome) -> str:
             f"<details><summary>output</summary><pre>{_e(outcome.output_preview)}</pre></details>"
         )
     distance = "-" if outcome.distance is None else f"{outcome.distance:.2f}"
-    return _row(
-        [
-            _td(_e(outcome.variant)),
-            _td(_e(outcome.perturbation)),
-            _td(changed),
-            _td(("<code>" + _e(outcome.decision) + "</code>") if outcome.ok else "-"),
-            _td(distance, "num"),
-            _td(status + output),
-            _td(f"{outcome.duration:.2f}", "num"),
-        ],
-        css,
+    stderr = ""
+    if not outcome.ok and outcome.stderr_tail.strip():
+        tail = f"stderr (tail):<pre>{_e(outcome.stderr_tail)}</pre>"
+        stderr = _row([f'<td colspan="{len(_COLUMNS)}">{tail}</td>'], "failed")
+    return (
+        _row(
+            [
+                _td(_e(outcome.variant)),
+                _td(_e(outcome.perturbation)),
+                _td(changed),
+                _td(("<code>" + _e(outcome.decision) + "</code>") if outcome.ok else "-"),
+                _td(distance, "num"),
+                _td(status + output),
+                _td(f"{outcome.duration:.2f}", "num"),
+            ],
+            css,
+        )
+        + stderr
     )
 
 
@@ -100,18 +107,7 @@ def _case_section(case: CaseResult) -> str:
         expected = (
             f"<li>expected decision: <code>{_e(case.expected_decision)}</code> ({verdict})</li>"
         )
-    header = "".join(
-        f"<th>{h}</th>"
-        for h in (
-            "variant",
-            "perturbation",
-            "what changed",
-            "decision",
-            "distance",
-            "status",
-            "seconds",
-        )
-    )
+    header = "".join(f"<th>{h}</th>" for h in _COLUMNS)
     rows = "".join(_outcome_row(o) for o in (*case.baseline_runs, *case.variants))
     return (
         f'<section id="case-{_e(case.name)}"><h2>{_e(case.name)}</h2><ul>'
