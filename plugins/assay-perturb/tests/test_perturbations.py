@@ -138,3 +138,12 @@ def test_swap_without_counterfactual_is_an_input_error() -> None:
     with pytest.raises(assay.AssayError, match="one counterfactual per key-evidence") as info:
         Swap().variants(bare, [], random.Random(0), {})
     assert info.value.path == "b.md"
+
+
+def test_loading_the_plugin_does_not_import_yaml() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, assay_perturb.plugin; print('yaml' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "False", done.stderr
