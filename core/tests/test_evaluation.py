@@ -463,8 +463,9 @@ def test_create_evaluator_merges_config_and_call_options(registry):
     result = evaluator.evaluate(SAMPLE)
     assert list(result.metrics) == ["word_count", "truth_overlap"]
     assert result.metrics["word_count"].passed is True and result.passed is True
-    stricter = evaluator.evaluate(SAMPLE, options={"thresholds": {"word_count": 0.9}})
-    assert stricter.metrics["word_count"].passed is False
+    stricter = evaluator.evaluate(SAMPLE, options={"thresholds": {"truthOverlap": 0.9}})
+    assert stricter.metrics["truth_overlap"].passed is False
+    assert stricter.metrics["word_count"].threshold == 0.4  # merged key by key
     assert stricter.composite_threshold == 0.3  # kept from config
     other = evaluator.evaluate(SAMPLE, ["context_count"])
     assert list(other.metrics) == ["context_count"]

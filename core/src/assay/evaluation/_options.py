@@ -109,7 +109,9 @@ class EvaluateOptions:
 
     def merged(self, overrides: EvaluateOptions | Mapping[str, Any] | None) -> EvaluateOptions:
         """These options with the fields set in ``overrides`` taking precedence (for
-        :func:`~assay.evaluation.create_evaluator`)."""
+        :func:`~assay.evaluation.create_evaluator`). Per-metric mappings (``thresholds``,
+        ``composite_weights``, ``metric_modes``, ``prompt_overrides``) and ``heuristic`` are
+        merged key by key: a call that sets one metric's threshold keeps the others'."""
         if overrides is None:
             return self
         if isinstance(overrides, EvaluateOptions):
@@ -121,10 +123,15 @@ class EvaluateOptions:
             }
         else:
             changes = _normalise_keys(overrides)
-        return parse_options({**attrs.asdict(self, recurse=False), **changes})
+        base = attrs.asdict(self, recurse=False)
+        for name in _MERGED & set(changes):
+            if isinstance(changes[name], Mapping):
+                changes[name] = {**base[name], **changes[name]}
+        return parse_options({**base, **changes})
 
 
 _FIELDS = {f.name for f in attrs.fields(EvaluateOptions)}
+_MERGED = {"thresholds", "composite_weights", "metric_modes", "prompt_overrides", "heuristic"}
 _ALIASES = {"baseline": "baseline_result", "stream_to": "output"}
 
 
