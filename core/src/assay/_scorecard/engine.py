@@ -139,7 +139,16 @@ class Scorer:
         self.policy: Policy = configure(wire.get("actionPolicy")) if configure else policy
         self.signal_policy = SignalPolicy.merged(preset, wire.get("signalPolicy"))
         self.strict = wire.get("validation") == "strict"
-        self._check_order = sorted(self.dimensions, key=lambda d: getattr(d, "check_order", 1_000))
+        # dimensions with input checks of their own, in check order (the seed's V order)
+        self._checkers = sorted(
+            (d for d in self.dimensions if _has_own_checks(d)),
+            key=lambda d: getattr(d, "check_order", 1_000),
+        )
+        # per dimension: (object, name, weight, counts in tier 1, is an extension)
+        self._plan = tuple(
+            (d, d.name, self.weights[d.name], d.tier == 1, getattr(d, "extension", True))
+            for d in self.dimensions
+        )
 
     def _resolve_weights(self, weights: Any) -> dict[str, float]:
         weights = weights or {}
@@ -166,101 +175,80 @@ class Scorer:
         data = inputs if type(inputs) is dict else scoring_inputs_to_wire(inputs)
         check_structure(data)
         config = self.config
-        active = [d for d in self.dimensions if d.is_active(data, config)]
+        active = [entry for entry in self._plan if entry[0].is_active(data, config)]
         problems = check_common_inputs(data)
-        for dimension in self._check_order:
-            if dimension in active:
-                problems.extend(dimension.check_inputs(data, config))
+        if self._checkers:
+            active_names = {entry[1] for entry in active}
+            for dimension in self._checkers:
+                if dimension.name in active_names:
+                    problems.extend(dimension.check_inputs(data, config))
         if self.strict and problems:
             first = problems[0]
             raise AssayError(ErrorCode.INVALID_INPUT, first.message, first.path)
 
-        scores = {d.name: d.score(data, config) for d in active}
-        outcome = self.signal_policy.evaluate(data)
-
-        weights = self.weights
-        raw_total = max_possible = 0.0
-        tier_sums = [0.0, 0.0, 0.0, 0.0]  # tier1 scaled, tier1 weight, tier2 scaled, tier2 weight
+        scores: dict[str, Any] = {}
         active_weights: dict[str, float] = {}
-        for dimension in active:
-            score = scores[dimension.name]
-            weight = weights[dimension.name]
+        raw_total = max_possible = 0.0
+        t1_scaled = t1_weight = t2_scaled = t2_weight = 0.0
+        for dimension, name, weight, tier1_member, _ in active:
+            score = dimension.score(data, config)
+            scores[name] = score
             scaled = score.raw / score.max * weight
             raw_total += scaled
             max_possible += weight
-            active_weights[dimension.name] = weight
-            slot = 0 if dimension.tier == 1 else 2
-            tier_sums[slot] += scaled
-            tier_sums[slot + 1] += weight
+            active_weights[name] = weight
+            if tier1_member:
+                t1_scaled += scaled
+                t1_weight += weight
+            else:
+                t2_scaled += scaled
+                t2_weight += weight
         total = js_round(_clamp_percent(raw_total / max_possible * 100)) if max_possible else 0.0
+        outcome = self.signal_policy.evaluate(data)
 
         documents_silent = data.get("documentsSilent") is True
         if documents_silent:
             tier1: TierResult | None = _NOT_ADDRESSED
-        elif tier_sums[1]:
-            tier1 = _tier(tier_sums[0], tier_sums[1], label_for)
+        elif t1_weight:
+            tier1 = _tier(t1_scaled, t1_weight, label_for)
         else:
             tier1 = None
-        tier2 = _tier(tier_sums[2], tier_sums[3], tier2_label_for) if tier_sums[3] else None
+        tier2 = _tier(t2_scaled, t2_weight, tier2_label_for) if t2_weight else None
 
-        warnings = self._collect_warnings(problems, scores.values(), outcome.warnings)
-        codes = [w.code for w in warnings]
+        warnings = _merge_warnings(problems, scores.values(), outcome.warnings)
         decision = self.policy.decide(
             ScorecardEvidence(
-                total=total,
-                tier1_score=tier1.score if tier1 else total,
-                warning_codes=codes,
-                documents_silent=documents_silent,
-                abstain_missing=outcome.abstain_missing,
-                review_missing=outcome.review_missing,
+                total,
+                tier1.score if tier1 else total,
+                [w.code for w in warnings],
+                documents_silent,
+                outcome.abstain_missing,
+                outcome.review_missing,
             )
         )
         label, color = label_for(total)
         return Scorecard(
-            total=total,
-            label=label,
-            label_color=color,
-            recommended_action=decision.action,
-            action_reason=decision.reason,
-            action_rule=decision.rule,
-            tier1=tier1,
-            tier2=tier2,
-            dimensions=scores,
-            meta=ScorecardMeta(
-                algorithm_version=ALGORITHM_VERSION,
-                schema_version=SCHEMA_VERSION,
-                raw_total=raw_total,
-                max_possible=max_possible,
-                active_extensions=tuple(d.name for d in active if getattr(d, "extension", True)),
-                active_dimensions=tuple(d.name for d in active),
-                missing_signals=_missing_signals(warnings),
-                warnings=tuple(warnings),
-                weights=active_weights,
+            total,
+            label,
+            color,
+            decision.action,
+            decision.reason,
+            tier1,
+            tier2,
+            scores,
+            ScorecardMeta(
+                ALGORITHM_VERSION,
+                SCHEMA_VERSION,
+                raw_total,
+                max_possible,
+                tuple([entry[1] for entry in active if entry[4]]),
+                tuple(scores),
+                _missing_signals(warnings),
+                tuple(warnings),
+                active_weights,
             ),
+            decision.rule,
         )
-
-    @staticmethod
-    def _collect_warnings(
-        problems: list[ScoreWarning],
-        scores: Iterable[Any],
-        policy_warnings: Sequence[ScoreWarning],
-    ) -> list[ScoreWarning]:
-        merged: list[ScoreWarning] = []
-        seen: set[tuple[str, str, str]] = set()
-
-        def add(items: Iterable[ScoreWarning]) -> None:
-            for warning in items:
-                key = (warning.code, warning.path, warning.message)
-                if key not in seen:
-                    seen.add(key)
-                    merged.append(warning)
-
-        add(problems)
-        for score in scores:
-            if score.warnings:
-                add(score.warnings)
-        add(policy_warnings)
-        return merged
 
     def compute_many(
         self, rows: Iterable[ScoringInputs | Mapping[str, Any]]
@@ -272,6 +260,30 @@ class Scorer:
     def __repr__(self) -> str:
         names = ", ".join(d.name for d in self.dimensions)
         return f"<Scorer preset={self.preset.name} dimensions=[{names}] policy={self.policy.name}>"
+
+
+def _has_own_checks(dimension: Dimension) -> bool:
+    method = getattr(type(dimension), "check_inputs", None)
+    return method is not None and method is not Dimension.check_inputs
+
+
+def _merge_warnings(
+    problems: list[ScoreWarning],
+    scores: Iterable[Any],
+    policy_warnings: Sequence[ScoreWarning],
+) -> list[ScoreWarning]:
+    """Input problems, then each dimension's warnings, then the signal policy's; the first of
+    identical (code, path, message) is kept."""
+    merged: list[ScoreWarning] = []
+    seen: set[tuple[str, str, str]] = set()
+    groups = [problems, *(score.warnings for score in scores if score.warnings), policy_warnings]
+    for group in groups:
+        for warning in group:
+            key = (warning.code, warning.path, warning.message)
+            if key not in seen:
+                seen.add(key)
+                merged.append(warning)
+    return merged
 
 
 def _missing_signals(warnings: Sequence[ScoreWarning]) -> tuple[str, ...]:

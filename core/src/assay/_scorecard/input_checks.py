@@ -28,6 +28,9 @@ _METHOD = "Retrieval method scores should be finite numbers in the 0-1 range."
 
 
 def _in_unit_range(value: Any) -> bool:
+    kind = type(value)
+    if kind is float or kind is int:  # fast path; NaN and infinities fail the comparison
+        return 0 <= value <= 1
     return is_finite_number(value) and 0 <= value <= 1
 
 

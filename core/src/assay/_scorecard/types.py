@@ -14,6 +14,8 @@ from typing import Any, Literal
 
 import attrs
 
+from assay.jsmath import js_round
+
 __all__ = [
     "ActionPolicyConfig",
     "Candidate",
@@ -321,8 +323,6 @@ def dimension_score(
     :return: the dimension score.
     """
     if normalized is None:
-        from assay.jsmath import js_round
-
         normalized = js_round(raw / max_points * 100) if max_points else 0.0
     return DimensionScore(
         raw=raw,

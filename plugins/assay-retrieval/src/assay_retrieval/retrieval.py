@@ -141,7 +141,11 @@ def _is_valid_rank(value: Any) -> bool:
 
 
 def _combined(candidate: Mapping[str, Any]) -> float:
+    """The combined score as JavaScript arithmetic sees it (null -> 0, non-numbers -> NaN)."""
     value = candidate.get("combinedScore")
+    kind = type(value)
+    if kind is float or kind is int:
+        return value  # type: ignore[return-value]
     if value is None:
         return 0.0
     return float(value) if isinstance(value, int | float) else math.nan
@@ -203,10 +207,17 @@ class RetrievalConfidence(assay.Dimension):
         warnings: list[assay.ScoreWarning] = []
         adjustments: dict[str, float] = {}
 
+        # One pass over the candidates collects everything the sub-signals need.
         thresholds = s.method_thresholds
         default_threshold = s.default_method_threshold
+        min_confirmed = s.min_confirmed_methods
+        combined: list[float] = []
+        document_ids: set[Any] = set()
+        hashes: list[Any] = []
+        valid_ranks: list[float] = []
         confirmed = single = 0
         for candidate in candidates:
+            combined.append(_combined(candidate))
             scores = candidate["retrievalScores"]
             if len(scores) < 2:
                 single += 1
@@ -214,35 +225,44 @@ class RetrievalConfidence(assay.Dimension):
             for method, value in scores.items():
                 if value is None:
                     value = 0
-                if isinstance(value, int | float) and value > thresholds.get(
-                    method, default_threshold
+                kind = type(value)
+                if (kind is float or kind is int or isinstance(value, int | float)) and value > (
+                    thresholds.get(method, default_threshold) if thresholds else default_threshold
                 ):
                     confirming += 1
-            if confirming >= s.min_confirmed_methods:
+            if confirming >= min_confirmed:
                 confirmed += 1
+            if "documentId" in candidate:
+                document_ids.add(candidate["documentId"])
+            if "contentHash" in candidate:
+                hashes.append(candidate["contentHash"])
+            rank = candidate.get("rank")
+            if rank is not None and _is_valid_rank(rank):
+                valid_ranks.append(rank)
         agreement = 15 if confirmed >= 3 else 12 if confirmed == 2 else 8 if confirmed == 1 else 3
-        if single == n and s.min_confirmed_methods > 1:
+        if single == n and min_confirmed > 1:
             warnings.append(SINGLE_METHOD)
 
-        ordered = sorted(candidates, key=_combined, reverse=True)
-        scores_sorted = [_combined(c) for c in ordered]
-        top = ordered[: s.top_k]
+        # stable descending order by combined score (ties keep input order)
+        order = sorted(range(n), key=combined.__getitem__, reverse=True)
+        scores_sorted = [combined[i] for i in order]
+        top = order[: s.top_k]
         effective_sum = 0.0
-        for candidate in top:
-            combined = _combined(candidate)
+        for index in top:
+            candidate = candidates[index]
+            value = combined[index]
             if "extractionQuality" in candidate:
                 quality = candidate["extractionQuality"]
-                combined = combined * (0.0 if quality is None else quality)
-            effective_sum += combined
+                value = value * (0.0 if quality is None else quality)
+            effective_sum += value
         average = effective_sum / len(top)
-        magnitude = next((p for key, p in _MAGNITUDE_POINTS if average >= s.bands[key]), 0)
+        bands = s.bands
+        magnitude = next((p for key, p in _MAGNITUDE_POINTS if average >= bands[key]), 0)
 
-        document_ids = {c["documentId"] for c in candidates if "documentId" in c}
         unique_documents = len(document_ids)
         diversity = 3 if unique_documents >= 3 else 1 if unique_documents == 2 else 0
         breadth = 2 if n >= 5 else 1 if n >= 3 else 0
 
-        hashes = [c["contentHash"] for c in candidates if "contentHash" in c]
         duplicates = len(hashes) - len(set(hashes))
         penalize_duplicates = s.duplicate_mode == "penalize"
         if duplicates > 0:
@@ -259,8 +279,6 @@ class RetrievalConfidence(assay.Dimension):
                 if penalty:
                     adjustments["duplicateContentPenalty"] = -penalty
 
-        ranks = [c.get("rank") for c in candidates]
-        valid_ranks = [r for r in ranks if _is_valid_rank(r)]
         missing_ranks = n - len(valid_ranks)
         if s.rank_mode == "penalize":
             if missing_ranks:
