@@ -31,6 +31,8 @@ from typing import Any, Literal
 import assay
 import attrs
 
+from assay_crag.checks import config_number, finite_input
+
 __all__ = [
     "ABTestAnalysis",
     "ABTestResult",
@@ -185,12 +187,6 @@ def _invalid(message: str, path: str) -> assay.AssayError:
     return assay.AssayError(assay.ErrorCode.INVALID_INPUT, message, path)
 
 
-def _finite(value: Any, path: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise _invalid(f"expected a finite number, got {value!r}", path)
-    return float(value)
-
-
 def parse_ab_results(records: Iterable[Any]) -> list[ABTestResult]:
     """Read results from their wire mappings (see the module docs); :class:`ABTestResult`
     objects pass through.
@@ -218,12 +214,12 @@ def parse_ab_results(records: Iterable[Any]) -> list[ABTestResult]:
             raise _invalid("missing queryId", f"[{i}].queryId")
         quality_raw = raw.get("qualityScore")
         if isinstance(quality_raw, Mapping):
-            quality = _finite(quality_raw.get("overall"), f"[{i}].qualityScore.overall")
+            quality = finite_input(quality_raw.get("overall"), f"[{i}].qualityScore.overall")
         else:
-            quality = _finite(quality_raw, f"[{i}].qualityScore")
+            quality = finite_input(quality_raw, f"[{i}].qualityScore")
         if not 0 <= quality <= 1:
             raise _invalid(f"must be in [0, 1], got {quality:g}", f"[{i}].qualityScore")
-        latency = _finite(raw.get("latencyMs"), f"[{i}].latencyMs")
+        latency = finite_input(raw.get("latencyMs"), f"[{i}].latencyMs")
         timestamp = raw.get("timestamp")
         results.append(
             ABTestResult(
@@ -231,7 +227,9 @@ def parse_ab_results(records: Iterable[Any]) -> list[ABTestResult]:
                 query_id=str(query_id),
                 quality=quality,
                 latency_ms=latency,
-                timestamp=None if timestamp is None else _finite(timestamp, f"[{i}].timestamp"),
+                timestamp=None
+                if timestamp is None
+                else finite_input(timestamp, f"[{i}].timestamp"),
             )
         )
     return results
@@ -408,7 +406,7 @@ def _hedges_g(control: Any, treatment: Any) -> float | None:
 
 def _check_params(alpha: float, confidence: float, resamples: int, primary: str) -> None:
     for value, path in ((alpha, "alpha"), (confidence, "confidence")):
-        if not 0 < value < 1:
+        if config_number(value, path) in (0.0, 1.0):
             raise assay.AssayError(
                 assay.ErrorCode.INVALID_CONFIG, f"must be in (0, 1), got {value!r}", path
             )

@@ -28,6 +28,8 @@ from typing import Any, Literal, Protocol
 import assay
 import attrs
 
+from assay_crag.checks import config_number, finite_input
+
 __all__ = [
     "AlertConfig",
     "QualityAlert",
@@ -80,19 +82,6 @@ class QualityAlert:
         }
 
 
-def _config_number(value: Any, path: str, low: float, high: float) -> float:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not math.isfinite(value)
-        or not low <= value <= high
-    ):
-        raise assay.AssayError(
-            assay.ErrorCode.INVALID_CONFIG, f"must be in [{low:g}, {high:g}], got {value!r}", path
-        )
-    return float(value)
-
-
 @attrs.frozen
 class AlertConfig:
     """Thresholds of the alerts.
@@ -105,23 +94,15 @@ class AlertConfig:
     """
 
     degradation: float = attrs.field(
-        default=0.15, converter=lambda v: _config_number(v, "degradation", 0, 1)
+        default=0.15, converter=lambda v: config_number(v, "degradation")
     )
     critical_below: float = attrs.field(
-        default=0.4, converter=lambda v: _config_number(v, "criticalBelow", 0, 1)
+        default=0.4, converter=lambda v: config_number(v, "criticalBelow")
     )
-
-
-def _finite_score(value: Any, path: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise assay.AssayError(
-            assay.ErrorCode.INVALID_INPUT, f"expected a finite number, got {value!r}", path
-        )
-    return float(value)
 
 
 def _scores(values: Iterable[Any], path: str) -> list[float]:
-    return [_finite_score(value, f"{path}[{i}]") for i, value in enumerate(values)]
+    return [finite_input(value, f"{path}[{i}]") for i, value in enumerate(values)]
 
 
 def check_quality_alerts(
@@ -137,7 +118,7 @@ def check_quality_alerts(
     scores = _scores(recent_scores, "recentScores")
     if not scores:
         raise assay.AssayError(assay.ErrorCode.INVALID_INPUT, "no scores to check", "recentScores")
-    baseline = _config_number(baseline_avg, "baseline", 0, math.inf)
+    baseline = config_number(baseline_avg, "baseline", 0, math.inf)
     mean = sum(scores) / len(scores)
     limit = baseline * (1 - config.degradation)
     facts = {"baseline": baseline, "count": len(scores)}
@@ -214,7 +195,7 @@ class QualityMonitor:
         config: AlertConfig | None = None,
         detector: ChangePointDetector | None = None,
     ) -> None:
-        self.baseline = _config_number(baseline, "baseline", 0, math.inf)
+        self.baseline = config_number(baseline, "baseline", 0, math.inf)
         if window < 1:
             raise assay.AssayError(assay.ErrorCode.INVALID_CONFIG, "must be >= 1", "window")
         self.min_scores = window if min_scores is None else min_scores
@@ -243,7 +224,7 @@ class QualityMonitor:
 
         :raises assay.AssayError: ``INVALID_INPUT`` when ``score`` is not a finite number.
         """
-        value = _finite_score(score, f"scores[{self._index}]")
+        value = finite_input(score, f"scores[{self._index}]")
         index = self._index
         self._index += 1
         self._window.append(value)

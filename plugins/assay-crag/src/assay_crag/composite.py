@@ -22,6 +22,7 @@ from typing import Any
 import assay
 import attrs
 
+from assay_crag.checks import config_number
 from assay_crag.dimensions import context_dimensions
 from assay_crag.inputs import QualityInput, parse_quality_input
 
@@ -62,27 +63,10 @@ def _check_weights(weights: Mapping[str, float]) -> Mapping[str, float]:
         )
     merged = {**DEFAULT_WEIGHTS, **weights}
     for name, value in merged.items():
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise assay.AssayError(
-                assay.ErrorCode.INVALID_CONFIG, "expected a number", f"weights.{name}"
-            )
-        if not math.isfinite(value) or value < 0:
-            raise assay.AssayError(
-                assay.ErrorCode.INVALID_CONFIG,
-                f"must be a finite number >= 0, got {value}",
-                f"weights.{name}",
-            )
+        merged[name] = config_number(value, f"weights.{name}", 0.0, math.inf)
     if sum(merged.values()) <= 0:
         raise assay.AssayError(assay.ErrorCode.INVALID_CONFIG, "the weights sum to 0", "weights")
     return merged
-
-
-def _check_unit(value: float, path: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
-        raise assay.AssayError(
-            assay.ErrorCode.INVALID_CONFIG, f"must be a number in [0, 1], got {value!r}", path
-        )
-    return float(value)
 
 
 @attrs.frozen
@@ -102,13 +86,13 @@ class QualityConfig:
 
     weights: Mapping[str, float] = attrs.field(factory=dict, converter=_check_weights)
     very_low_below: float = attrs.field(
-        default=0.3, converter=lambda v: _check_unit(v, "veryLowBelow")
+        default=0.3, converter=lambda v: config_number(v, "veryLowBelow")
     )
     moderate_below: float = attrs.field(
-        default=0.5, converter=lambda v: _check_unit(v, "moderateBelow")
+        default=0.5, converter=lambda v: config_number(v, "moderateBelow")
     )
     low_diversity_below: float = attrs.field(
-        default=0.2, converter=lambda v: _check_unit(v, "lowDiversityBelow")
+        default=0.2, converter=lambda v: config_number(v, "lowDiversityBelow")
     )
 
 

@@ -33,6 +33,7 @@ from assay_crag.actions import (
     refine_knowledge,
     reformulate_query,
 )
+from assay_crag.checks import config_number
 from assay_crag.composite import ContextQualityScore, QualityConfig, QualityScorer
 from assay_crag.inputs import QualityInput, parse_quality_input
 from assay_crag.scorers import DocumentScorer, resolve_document_scorer
@@ -135,14 +136,6 @@ class CragClassification:
         )
 
 
-def _unit_interval(value: float, path: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
-        raise assay.AssayError(
-            assay.ErrorCode.INVALID_CONFIG, f"must be a number in [0, 1], got {value!r}", path
-        )
-    return float(value)
-
-
 def _ordered(low: float, high: float, low_path: str, high_path: str) -> None:
     if low > high:
         raise assay.AssayError(
@@ -199,11 +192,11 @@ class CragRouter:
                 "mode",
             )
         self.mode: RoutingMode = mode
-        self.correct_at = _unit_interval(correct_at, "correctAt")
-        self.incorrect_at = _unit_interval(incorrect_at, "incorrectAt")
+        self.correct_at = config_number(correct_at, "correctAt")
+        self.incorrect_at = config_number(incorrect_at, "incorrectAt")
         _ordered(self.incorrect_at, self.correct_at, "incorrectAt", "correctAt")
-        self.upper = _unit_interval(upper, "upper")
-        self.lower = _unit_interval(lower, "lower")
+        self.upper = config_number(upper, "upper")
+        self.lower = config_number(lower, "lower")
         _ordered(self.lower, self.upper, "lower", "upper")
         self.name = name or ("crag" if mode == "composite" else "crag-paper")
         self._quality = quality if isinstance(quality, QualityScorer) else QualityScorer(quality)
