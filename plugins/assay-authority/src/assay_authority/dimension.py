@@ -9,6 +9,7 @@ The rules, in the order applied, are those of ``conformance/scorecard/RULES.md``
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -40,11 +41,9 @@ BUCKET_POINTS = (18, 13, 7, 2)
 
 
 def _bucket(rank: float) -> int:
-    """Index of the rank's bucket: <= 10, <= 20, <= 30, other (``uniqueTierCount`` counts these)."""
-    for index, limit in enumerate(RANK_LIMITS):
-        if rank <= limit:
-            return index
-    return len(RANK_LIMITS)
+    """Index of the rank's bucket: <= 10, <= 20, <= 30, other (``uniqueTierCount`` counts these);
+    NaN is "other"."""
+    return bisect_left(RANK_LIMITS, rank) if rank == rank else len(RANK_LIMITS)
 
 
 def rank_points(rank: float) -> int:
@@ -161,15 +160,23 @@ class AuthorityDimension(assay.Dimension):
         scores = [_number(c.get("combinedScore")) for c in candidates]
         order = sorted(range(len(candidates)), key=lambda i: -scores[i])  # stable, best first
         order = order[: _slice_end(top_k, len(order))]
-        included = [candidates[i] for i in order]
-        ranks = [_effective_rank(c, tiers) for c in included]
-        bucket_of = [_bucket(r) for r in ranks]
-        points = [BUCKET_POINTS[b] for b in bucket_of]
+        keyword_ranks = _keyword_ranks(tiers)
+        ranks: list[float] = []
+        points: list[int] = []
+        buckets: set[int] = set()
+        has_amendment = False
+        for index in order:
+            candidate = candidates[index]
+            rank = _effective_rank(candidate, keyword_ranks)
+            bucket = _bucket(rank)
+            ranks.append(rank)
+            points.append(BUCKET_POINTS[bucket])
+            buckets.add(bucket)
+            has_amendment = has_amendment or candidate.get("isAmendment") is True
+        included = len(order)
         unclassified = ranks.count(UNCLASSIFIED_RANK)
-        buckets = set(bucket_of)
 
         base, summary = _aggregate(aggregation, ranks, points, [scores[i] for i in order])
-        has_amendment = any(c.get("isAmendment") is True for c in included)
         multi_tier = len(buckets) > 1
         bonuses = int(has_amendment) + int(multi_tier)
         uncapped = base + bonuses
@@ -184,11 +191,11 @@ class AuthorityDimension(assay.Dimension):
             )
         if multi_tier:
             notes.append("Multiple authority tiers consulted (+1).")
-        if unclassified == len(included):
+        if unclassified == included:
             notes.append(
                 "All included candidates are unclassified — authority signal is unavailable."
             )
-        warnings = [_unclassified_warning(unclassified, len(included))] if unclassified else []
+        warnings = [_unclassified_warning(unclassified, included)] if unclassified else []
         return assay.dimension_score(
             raw=raw,
             max_points=self.max_points,
@@ -198,7 +205,7 @@ class AuthorityDimension(assay.Dimension):
             diagnostics={
                 "aggregation": aggregation,
                 "topK": top_k,
-                "includedCount": len(included),
+                "includedCount": included,
                 "unclassifiedCount": unclassified,
                 "uniqueTierCount": len(buckets),
             },
@@ -257,7 +264,17 @@ def _validate_tier(tier: Any, path: str) -> None:
         )
 
 
-def _effective_rank(candidate: Mapping[str, Any], tiers: Sequence[Mapping[str, Any]]) -> float:
+def _keyword_ranks(tiers: Sequence[Mapping[str, Any]]) -> list[tuple[str, float]]:
+    """(lower-cased keyword, tier rank) in tier order, then keyword order: the first contained
+    keyword classifies a document type."""
+    return [
+        (keyword.lower(), float(tier["rank"]))
+        for tier in tiers
+        for keyword in tier.get("keywords") or ()
+    ]
+
+
+def _effective_rank(candidate: Mapping[str, Any], keyword_ranks: list[tuple[str, float]]) -> float:
     """``authorityRank`` when present (``null`` reads as 0); else the rank of the first tier with
     a keyword contained in ``documentType`` (case-insensitive); else 99."""
     if "authorityRank" in candidate:
@@ -266,10 +283,9 @@ def _effective_rank(candidate: Mapping[str, Any], tiers: Sequence[Mapping[str, A
     if not document_type or not isinstance(document_type, str):
         return UNCLASSIFIED_RANK
     lowered = document_type.lower()
-    for tier in tiers:
-        for keyword in tier.get("keywords") or ():
-            if keyword.lower() in lowered:
-                return float(tier["rank"])
+    for keyword, rank in keyword_ranks:
+        if keyword in lowered:
+            return rank
     return UNCLASSIFIED_RANK
 
 
