@@ -181,3 +181,45 @@ def test_executor_runs_stream_every_result_too(tmp_path, registry, in_process):
     assert sorted(keys) == sorted(s["id"] for s in SAMPLES)  # in completion order
     assert sorted(read_results(out), key=lambda r: int(r.sample.id[1:])) == list(batch.results)
     assert batch_to_wire(batch) == in_process
+
+
+def test_resume_rejudges_stored_results_at_the_new_thresholds(tmp_path, registry):
+    out = tmp_path / "results.jsonl"
+    evaluate_batch(SAMPLES[:20], options={"output": str(out)}, registry=registry)
+    counting = CountingMetric(WordCount())
+    again = assay.build_registry(load_entry_points=False)
+    for metric in (counting, TruthOverlap(), registry.get("metric", "context_count")):
+        again.register(metric)
+    options = {
+        "thresholds": {"word_count": 0.9},
+        "compositeWeights": {"truth_overlap": 3},
+        "compositeThreshold": 0.2,
+    }
+    resumed = evaluate_batch(
+        SAMPLES, options={**options, "output": str(out), "resume": True}, registry=again
+    )
+    assert counting.calls == [s["id"] for s in SAMPLES[20:]]
+    fresh = evaluate_batch(SAMPLES, options=options, registry=registry)
+    assert batch_to_wire(resumed) == batch_to_wire(fresh)
+
+
+def test_resume_recomputes_results_made_for_other_metrics_or_other_content(tmp_path, registry):
+    out = tmp_path / "results.jsonl"
+    evaluate_batch(SAMPLES[:10], ["word_count"], options={"output": str(out)}, registry=registry)
+    changed = [{**s, "answer": "changed"} if s["id"] == "s3" else s for s in SAMPLES[:10]]
+    counting = CountingMetric(WordCount())
+    again = assay.build_registry(load_entry_points=False)
+    again.register(counting)
+    again.register(TruthOverlap())
+    evaluate_batch(
+        changed, ["word_count"], options={"output": str(out), "resume": True}, registry=again
+    )
+    assert counting.calls == ["s3"]
+    counting.calls.clear()
+    evaluate_batch(
+        changed,
+        ["word_count", "truth_overlap"],
+        options={"output": str(out), "resume": True},
+        registry=again,
+    )
+    assert counting.calls == [s["id"] for s in changed]

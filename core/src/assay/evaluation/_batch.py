@@ -18,7 +18,7 @@ from assay.evaluation._aggregate import (
 )
 from assay.evaluation._options import EvaluateOptions
 from assay.evaluation._plan import EvaluationPlan
-from assay.evaluation._single import evaluate_with_plan
+from assay.evaluation._single import evaluate_with_plan, rejudge_with_plan
 from assay.evaluation._stream import ResultStream, read_finished
 from assay.evaluation._types import BatchEvalResult, Cost, EvalResult
 
@@ -95,11 +95,15 @@ def _on_executor(
 def run_batch(
     samples: Sequence[EvalSample], plan: EvaluationPlan, options: EvaluateOptions
 ) -> list[EvalResult]:
-    """Results for ``samples`` in input order: resumed ones read from ``options.output``, the
-    rest computed (on ``options.executor`` when given) and streamed there as they finish."""
+    """Results for ``samples`` in input order: resumed ones read from ``options.output`` (and
+    re-judged at this run's thresholds and weights), the rest computed (on ``options.executor``
+    when given) and streamed there as they finish."""
     keys = [resume_key(i, s) for i, s in enumerate(samples)]
     finished = read_finished(options.output) if options.output and options.resume else {}
-    results: list[EvalResult | None] = [finished.get(key) for key in keys]
+    results: list[EvalResult | None] = [
+        rejudge_with_plan(finished[key], sample, plan) if key in finished else None
+        for key, sample in zip(keys, samples, strict=True)
+    ]
     pending = [(i, s) for i, s in enumerate(samples) if results[i] is None]
     done_count = len(samples) - len(pending)
     progress: Callable[[int, int], None] | None = options.on_progress

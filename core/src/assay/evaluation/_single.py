@@ -7,6 +7,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import attrs
+
 from assay._errors import AssayError
 from assay._types import EvalSample, MetricResult, MetricSignal
 from assay.evaluation._codes import EvaluationErrorCode as Code
@@ -14,7 +16,14 @@ from assay.evaluation._context import SampleContext
 from assay.evaluation._plan import EvaluationPlan
 from assay.evaluation._types import Cost, EvalResult
 
-__all__ = ["composite_score", "cost_of", "evaluate_with_plan", "judge_pass", "sample_passed"]
+__all__ = [
+    "composite_score",
+    "cost_of",
+    "evaluate_with_plan",
+    "judge_pass",
+    "rejudge_with_plan",
+    "sample_passed",
+]
 
 SCORE_SLACK = 1e-9
 """How far outside [0, 1] a score may stray by floating-point rounding (a cosine of identical
@@ -156,4 +165,34 @@ def evaluate_with_plan(sample: EvalSample, plan: EvaluationPlan) -> EvalResult:
         passed=sample_passed(metrics, composite, plan.composite_threshold),
         composite_threshold=plan.composite_threshold,
         cost=cost_of(results),
+    )
+
+
+def rejudge_with_plan(
+    result: EvalResult, sample: EvalSample, plan: EvaluationPlan
+) -> EvalResult | None:
+    """A stored result re-judged under ``plan``'s thresholds, weights and composite threshold
+    without running any metric, or ``None`` when it cannot stand in for a fresh one: it was made
+    for a different sample (same id, other content) or a different list of metrics."""
+    order = tuple(step.metric_id for step in plan.steps)
+    if result.sample != sample or tuple(result.metric_order) != order:
+        return None
+    weights = {step.metric_id: step.weight for step in plan.steps}
+    directions = {step.metric_id: step.higher_is_better for step in plan.steps}
+    metrics: dict[str, MetricResult] = {}
+    for step in plan.steps:
+        stored = result.metrics[step.metric_id]
+        metrics[step.metric_id] = attrs.evolve(
+            stored,
+            threshold=step.threshold,
+            passed=judge_pass(stored.score, step.threshold, step.higher_is_better),
+        )
+    composite = composite_score(order, metrics, weights, directions)
+    return attrs.evolve(
+        result,
+        metrics=metrics,
+        higher_is_better=directions,
+        composite_score=composite,
+        passed=sample_passed(metrics, composite, plan.composite_threshold),
+        composite_threshold=plan.composite_threshold,
     )
