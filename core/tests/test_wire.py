@@ -104,3 +104,24 @@ def test_errors_survive_pickling_across_processes() -> None:
         {"line": 3},
     )
     assert str(back) == "a.b: bad"
+
+
+def test_to_wire_handles_every_scorecard_record() -> None:
+    warning = assay.ScoreWarning("missing-x", "warn", "x missing", "x")
+    assert assay.to_wire(warning) == {
+        "code": "missing-x",
+        "severity": "warn",
+        "message": "x missing",
+        "path": "x",
+    }
+    silent = assay.dimension_score(raw=1, max_points=2, explanation="e", warnings=None)
+    assert "warnings" not in assay.to_wire(silent)
+    loud = assay.dimension_score(raw=1, max_points=2, explanation="e", warnings=[warning])
+    assert assay.to_wire(loud)["warnings"] == [assay.to_wire(warning)]
+    assert assay.to_wire(loud)["breakdown"] == {
+        "components": {},
+        "adjustments": {},
+        "diagnostics": {},
+        "uncappedRaw": 1,
+        "raw": 1,
+    }

@@ -63,6 +63,7 @@ from assay._wire import (
     scoring_inputs_from_wire,
     scoring_inputs_to_wire,
     to_json_safe,
+    to_wire,
 )
 
 __all__ = [
@@ -132,4 +133,5 @@ __all__ = [
     "scoring_inputs_from_wire",
     "scoring_inputs_to_wire",
     "to_json_safe",
+    "to_wire",
 ]

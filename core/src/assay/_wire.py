@@ -26,6 +26,7 @@ from assay._scorecard.types import (
     DimensionScore,
     IndexIntegrityInputs,
     Scorecard,
+    ScoreWarning,
     ScoringConfig,
     ScoringInputs,
     SignalPolicyConfig,
@@ -41,6 +42,7 @@ __all__ = [
     "scoring_inputs_to_wire",
     "to_camel",
     "to_json_safe",
+    "to_wire",
 ]
 
 
@@ -163,6 +165,13 @@ def scorecard_to_wire(scorecard: Scorecard) -> dict[str, Any]:
 
 converter.register_unstructure_hook(Scorecard, scorecard_to_wire)
 converter.register_unstructure_hook(DimensionScore, _unstructure_dimension)
+converter.register_unstructure_hook(ScoreWarning, _warning)
+
+
+def to_wire(record: Any) -> Any:
+    """Any assay record (scorecard, dimension score, warning, inputs, config, ...) in its
+    camelCase wire shape, through the one converter."""
+    return converter.unstructure(record)
 
 
 def scoring_inputs_to_wire(inputs: ScoringInputs | Mapping[str, Any]) -> dict[str, Any]:
