@@ -1,8 +1,9 @@
 from pathlib import Path
 
 import assay
+import attrs
 import pytest
-from assay_perturb import load_cases, parse_case
+from assay_perturb import format_case, load_cases, parse_case
 
 GOOD = """\
 # Title is optional
@@ -116,3 +117,27 @@ def test_load_cases_missing_or_empty_dir(tmp_path: Path) -> None:
         load_cases(tmp_path / "nope")
     with pytest.raises(assay.AssayError, match=r"no \*\.md case files"):
         load_cases(tmp_path)
+
+
+def test_format_case_round_trips() -> None:
+    case = parse_case(GOOD.replace("### p\n", "### pad-1\n"), "cases/window.md")
+    again = parse_case(format_case(case, "Window"), "elsewhere/window.md")
+    assert again == attrs.evolve(case, source="elsewhere/window.md")
+
+
+@pytest.mark.parametrize(
+    ("change", "fragment"),
+    [
+        ({"query": "## Sneaky"}, "reads as a heading"),
+        ({"query": "  "}, "query is empty"),
+        ({"query": "q\n```"}, "never closes"),
+        ({"counterfactual": []}, "one counterfactual per key-evidence"),
+        ({"chunks": [assay.Chunk("a b", "x")], "key_evidence": ["a b"]}, "breaks the id rule"),
+    ],
+)
+def test_format_case_refuses_what_would_not_parse_back(
+    change: dict[str, object], fragment: str
+) -> None:
+    case = parse_case(GOOD, "c.md")
+    with pytest.raises(assay.AssayError, match=fragment):
+        format_case(attrs.evolve(case, **change))

@@ -6,7 +6,7 @@ functions, the case parser, the configuration loader and :func:`run_check`. The 
 are public too. PyYAML is imported only when a configuration is read.
 """
 
-from assay_perturb.cases import load_cases, parse_case
+from assay_perturb.cases import format_case, load_cases, parse_case
 from assay_perturb.check import run_check
 from assay_perturb.config import PerturbConfig, config_from_mapping, load_config
 from assay_perturb.distances import enum_distance, numeric_distance, string_distance
@@ -23,6 +23,7 @@ __all__ = [
     "Swap",
     "config_from_mapping",
     "enum_distance",
+    "format_case",
     "load_cases",
     "load_config",
     "numeric_distance",

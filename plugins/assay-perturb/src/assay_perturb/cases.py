@@ -44,7 +44,7 @@ from pathlib import Path
 import assay
 import attrs
 
-__all__ = ["MALFORMED_CASE", "load_cases", "parse_case", "select_names"]
+__all__ = ["MALFORMED_CASE", "format_case", "load_cases", "parse_case", "select_names"]
 
 MALFORMED_CASE = "MALFORMED_CASE"
 """Error code of a case file that does not follow the format."""
@@ -292,3 +292,75 @@ def _display(path: Path) -> str:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
+
+
+def format_case(case: assay.PerturbationCase, title: str | None = None) -> str:
+    """The Markdown case file for ``case``: ``parse_case(format_case(c), "x/<name>.md")`` gives
+    back ``c`` (but ``source``; padding labels become ``pad-1``, ``pad-2``, ...).
+
+    Use it to write cases generated from a dataset.
+
+    :raises assay.AssayError: ``INVALID_INPUT`` when a text has a line that would read as a
+        heading (outside a fenced block) or an unclosed ``` fence, a chunk id breaks the id rule, the query is empty, or key
+        evidence and counterfactuals do not pair up.
+    """
+    where = case.source or case.name
+
+    def text(value: str, field: str) -> str:
+        value = value.strip()
+        in_fence = False
+        for line in value.splitlines():
+            if line.lstrip().startswith("```"):
+                in_fence = not in_fence
+            elif not in_fence and _HEADING.match(line.rstrip()):
+                raise assay.AssayError(
+                    "INVALID_INPUT", f"{field} has a line that reads as a heading: {line!r}", where
+                )
+        if in_fence:
+            raise assay.AssayError(
+                "INVALID_INPUT", f"{field} opens a ``` fence it never closes", where
+            )
+        if not value:
+            raise assay.AssayError("INVALID_INPUT", f"{field} is empty", where)
+        return value
+
+    for chunk in case.chunks:
+        if not _CHUNK_ID.match(chunk.id):
+            raise assay.AssayError(
+                "INVALID_INPUT", f"chunk id {chunk.id!r} breaks the id rule", where
+            )
+    if len(case.key_evidence) != len(case.counterfactual) or not case.key_evidence:
+        raise assay.AssayError(
+            "INVALID_INPUT", "needs one counterfactual per key-evidence chunk (at least one)", where
+        )
+    parts = [
+        f"# {title or case.name}",
+        "",
+        "## Query",
+        text(case.query, "query"),
+        "",
+        "## Context",
+        "",
+    ]
+    for chunk in case.chunks:
+        parts += [f"### {chunk.id}", text(chunk.text, f"chunk {chunk.id}"), ""]
+    parts += [
+        "## Key evidence",
+        *(f"- {k}" for k in case.key_evidence),
+        "",
+        "## Counterfactual",
+        "",
+    ]
+    for key, replacement in zip(case.key_evidence, case.counterfactual, strict=True):
+        parts += [f"### {key}", text(replacement, f"counterfactual {key}"), ""]
+    if case.padding:
+        parts += ["## Padding", ""]
+        for n, pad in enumerate(case.padding, start=1):
+            parts += [f"### pad-{n}", text(pad, f"padding {n}"), ""]
+    if case.expected_decision is not None:
+        parts += [
+            "## Expected decision",
+            text(str(case.expected_decision), "expected decision"),
+            "",
+        ]
+    return "\n".join(parts)
