@@ -16,10 +16,10 @@ from assay.jsmath import js_number, round_to
 from assay.signals import is_number
 
 from assay_corpus.numbers import is_integer, js_min
+from assay_corpus.readiness import ReadinessDimension
 
 __all__ = ["CorpusDimension", "coverage_points"]
 
-MAX_POINTS = 15.0
 MISSING_RELEVANT_TYPE_PENALTY = 3
 #: (minimum coverage ratio, points), first match wins; below 0.2 (and NaN) scores 0.
 COVERAGE_STEPS: tuple[tuple[float, int], ...] = ((1, 15), (0.8, 12), (0.6, 9), (0.4, 5), (0.2, 2))
@@ -53,7 +53,7 @@ def _ratio(count: float, expected: float) -> float:
     return numerator / expected
 
 
-class CorpusDimension(assay.Dimension):
+class CorpusDimension(ReadinessDimension):
     """Corpus completeness, 0-15 points, active when ``config["corpus"]`` is present.
 
     *Named mode* when both ``config.corpus.expectedTypes`` and ``inputs.presentTypes`` are given:
@@ -67,15 +67,7 @@ class CorpusDimension(assay.Dimension):
     """
 
     name = "corpus"
-    tier = 2
-    max_points = MAX_POINTS
-    default_weight = MAX_POINTS
-    extension = True
     check_order = 20
-
-    def is_active(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> bool:
-        """Active when the ``corpus`` config key is present."""
-        return self.name in config
 
     def validate_config(self, config: Mapping[str, Any]) -> None:
         """RULES.md section 14 for ``corpus``: ``expectedTypeCount`` or ``expectedTypes`` given,

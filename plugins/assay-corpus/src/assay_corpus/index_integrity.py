@@ -17,10 +17,10 @@ import assay
 from assay.signals import is_finite_number, is_number
 
 from assay_corpus.numbers import is_integer
+from assay_corpus.readiness import ReadinessDimension
 
 __all__ = ["DEFAULTS", "IndexIntegrityDimension"]
 
-MAX_POINTS = 15.0
 #: Defaults of ``config.indexIntegrity``.
 DEFAULTS: Mapping[str, Any] = {
     "staleRatioWarnAt": 0.01,
@@ -76,7 +76,7 @@ def _settings(config: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-class IndexIntegrityDimension(assay.Dimension):
+class IndexIntegrityDimension(ReadinessDimension):
     """Index integrity, 0-15 points, active when ``config["indexIntegrity"]`` is present.
 
     Input ``inputs.indexIntegrity``: ``expectedEmbeddingModelVersion`` /
@@ -89,15 +89,7 @@ class IndexIntegrityDimension(assay.Dimension):
     """
 
     name = "indexIntegrity"
-    tier = 2
-    max_points = MAX_POINTS
-    default_weight = MAX_POINTS
-    extension = True
     check_order = 40
-
-    def is_active(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> bool:
-        """Active when the ``indexIntegrity`` config key is present."""
-        return self.name in config
 
     def validate_config(self, config: Mapping[str, Any]) -> None:
         """RULES.md section 14 for ``indexIntegrity``: ``maxFailedIngestionsForFullScore`` a
