@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import itertools
 import json
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import attrs
@@ -245,3 +249,34 @@ def test_unreadable_chain_file_raises_io_error(tmp_path: Path):
     with pytest.raises(AssayError) as info:
         read_chain_file(tmp_path / "missing.jsonl")
     assert info.value.code == "IO_ERROR"
+
+
+def test_a_killed_writer_leaves_a_chain_that_verifies_and_resumes(tmp_path: Path):
+    # A child process appends as fast as it can and is killed with SIGKILL mid-stream: whatever
+    # it left on disk must verify, and a new writer must continue the chain cleanly.
+    path = tmp_path / "chain.jsonl"
+    code = (
+        "import sys\n"
+        "from assay.audit import AuditChain\n"
+        "chain = AuditChain(sys.argv[1])\n"
+        "i = 0\n"
+        "while True:\n"
+        "    chain.append({'i': i, 'pad': 'x' * 3000})\n"
+        "    i += 1\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", code, str(path)])
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if path.exists() and path.stat().st_size > 50 * 3000:
+                break
+            time.sleep(0.01)
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+    entries = read_chain_file(path)
+    assert len(entries) >= 40 and verify_chain(entries).valid  # 150 kB of ~3.2 kB lines
+    resumed = AuditChain(path)
+    resumed.append({"after": "crash"})
+    assert verify_chain(read_chain_file(path)).valid
+    assert len(read_chain_file(path)) == len(entries) + 1

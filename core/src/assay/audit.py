@@ -330,16 +330,18 @@ class AuditChain:
         return entry
 
     def _write_line(self, entry: AuditEntry) -> None:
+        path = self._path
+        assert path is not None
         line = canonical_json(entry.to_wire()) + "\n"
         try:
-            self._path.parent.mkdir(parents=True, exist_ok=True)  # type: ignore[union-attr]
-            with open(self._path, "a", encoding="utf-8") as handle:  # type: ignore[arg-type]
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path, "a", encoding="utf-8") as handle:
                 handle.write(line)
                 handle.flush()
                 os.fsync(handle.fileno())
         except OSError as exc:
             raise AssayError(
-                ErrorCode.IO_ERROR, f"cannot append to {self._path}: {exc.strerror}"
+                ErrorCode.IO_ERROR, f"cannot append to {path}: {exc.strerror}"
             ) from exc
 
     def _drop_torn_tail(self) -> None:
