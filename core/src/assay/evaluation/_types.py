@@ -39,7 +39,11 @@ class Cost:
 
     def __add__(self, other: Cost) -> Cost:
         return Cost(
-            *(a + b for a, b in zip(attrs.astuple(self), attrs.astuple(other), strict=True))
+            self.llm_calls + other.llm_calls,
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.parse_failures + other.parse_failures,
+            self.cache_hits + other.cache_hits,
         )
 
 
