@@ -51,34 +51,6 @@ def _vectors() -> Iterator[dict[str, Any]]:
                     yield assay.from_json_safe(case)
 
 
-def _wire(score: assay.DimensionScore) -> dict[str, Any]:
-    breakdown = score.breakdown
-    wire: dict[str, Any] = {
-        "raw": score.raw,
-        "max": score.max,
-        "normalized": score.normalized,
-        "breakdown": {
-            "components": dict(breakdown.components),
-            "adjustments": dict(breakdown.adjustments),
-            "diagnostics": dict(breakdown.diagnostics),
-            "uncappedRaw": breakdown.uncapped_raw,
-            "raw": breakdown.raw,
-        },
-    }
-    if score.warnings is not None:
-        wire["warnings"] = [_warning(w) for w in score.warnings]
-    return wire
-
-
-def _warning(warning: assay.ScoreWarning) -> dict[str, str]:
-    return {
-        "code": warning.code,
-        "severity": warning.severity,
-        "message": warning.message,
-        "path": warning.path,
-    }
-
-
 def _score_cases() -> list[Any]:
     params = []
     for case in _vectors():
@@ -106,7 +78,8 @@ def test_score_matches_reference(name: str, case: dict[str, Any]) -> None:
     assert dimension.is_active(inputs, config)
     expected = dict(case["expected"]["dimensions"][name])
     expected.pop("explanation")
-    actual = _wire(dimension.score(inputs, config))
+    actual = assay.to_wire(dimension.score(inputs, config))
+    actual.pop("explanation")
     assert_wire_equal(actual, expected)
     for part in ("components", "adjustments", "diagnostics"):  # the reference's emitted order
         assert list(actual["breakdown"][part]) == list(expected["breakdown"][part])
@@ -138,7 +111,8 @@ def _check_cases() -> list[Any]:
 @pytest.mark.parametrize(("name", "case"), _check_cases())
 def test_input_checks_match_reference(name: str, case: dict[str, Any]) -> None:
     expected = _own_input_checks(name, case["expected"])
-    actual = [_warning(w) for w in DIMENSIONS[name].check_inputs(case["inputs"], case["config"])]
+    checks = DIMENSIONS[name].check_inputs(case["inputs"], case["config"])
+    actual = [assay.to_wire(w) for w in checks]
     assert actual == expected
 
 
