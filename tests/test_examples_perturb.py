@@ -35,3 +35,10 @@ def test_run_scorecard_keeps_the_action_under_presentation_changes() -> None:
         "warranty-single-source: baseline review; reorder-1 review, pad-1 review, swap abstain",
         "invariance 1.00  sensitivity 1.00  failed 0",
     ]
+
+
+def test_run_halueval_on_real_questions() -> None:
+    assert run("run_halueval.py") == [
+        "fair:   cases 12  invariance 1.00  sensitivity 1.00  failed 0",
+        "biased: cases 12  invariance 0.68  sensitivity 0.75  failed 0",
+    ]
