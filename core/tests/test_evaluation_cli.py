@@ -199,3 +199,15 @@ def test_config_file_with_an_unknown_judge_type_exits_2(data, tmp_path):
     config.write_text(json.dumps({"mode": "llm", "judge": {"type": "nobody", "model": "m"}}))
     code, _, err = run(data, "--config", config)
     assert code == 2 and err.startswith("error [JUDGE_MISCONFIGURED] judge: no judge or judge")
+
+
+def test_resume_with_new_thresholds_rejudges_without_recomputing(data, tmp_path):
+    out = tmp_path / "results.jsonl"
+    code, _, _ = run(data, *LENIENT, "--output", out)
+    before = out.read_text()
+    assert code == 0
+    code, text, _ = run(
+        data, *LENIENT[:-2], "--composite-threshold", "0.99", "--output", out, "--resume"
+    )
+    assert code == 1 and text.splitlines()[-1] == "6 samples, 6 failed: FAILED"
+    assert out.read_text() == before  # nothing was evaluated again
