@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from assay_jeffreys.likelihood import log_score_likelihood
+from assay_jeffreys.likelihood import clamp_score, log_beta
 from assay_jeffreys.scores import to_score_map
 from assay_jeffreys.types import BayesFactorResult, DimensionContribution, DimensionModel
 
@@ -92,8 +92,14 @@ def bayes_factor(scores: Any, models: Sequence[DimensionModel]) -> BayesFactorRe
         if model.dimension not in values:
             continue
         x = values[model.dimension]
+        clamped = clamp_score(x)
+        high, low = model.high, model.low
+        # log Beta_high(x) - log Beta_low(x), with the shared logs taken once
         log_bf = model.weight * (
-            log_score_likelihood(x, model.high) - log_score_likelihood(x, model.low)
+            (high.a - low.a) * math.log(clamped)
+            + (high.b - low.b) * math.log1p(-clamped)
+            - log_beta(high.a, high.b)
+            + log_beta(low.a, low.b)
         )
         total += log_bf
         contributions.append(DimensionContribution(model.dimension, x, log_bf, model.weight))

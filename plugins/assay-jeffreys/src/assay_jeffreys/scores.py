@@ -56,6 +56,10 @@ def to_score_map(scores: Any, path: str = "scores") -> dict[str, float]:
     :raises AssayError: ``INVALID_SCORE`` for a value that is not a finite number in [0, 1], a
         duplicate dimension, or a malformed row (not an object, missing fields).
     """
+    if type(scores) is dict and all(
+        type(k) is str and k and type(v) is float and 0.0 <= v <= 1.0 for k, v in scores.items()
+    ):
+        return dict(scores)  # fast path: a plain dict of in-range floats (NaN fails the test)
     result: dict[str, float] = {}
     if isinstance(scores, Mapping):
         for name, value in scores.items():
@@ -148,7 +152,11 @@ def models_from_wire(data: Any, path: str = "models") -> list[DimensionModel]:
     """
     if isinstance(data, str | bytes | Mapping) or not isinstance(data, Iterable):
         fail(INVALID_CONFIG, "models must be an array of dimension models", path)
-    models = [model_from_wire(item, f"{path}[{i}]") for i, item in enumerate(data)]
+    items = list(data)
+    if all(type(item) is DimensionModel for item in items):
+        models = items  # already validated records
+    else:
+        models = [model_from_wire(item, f"{path}[{i}]") for i, item in enumerate(items)]
     seen: set[str] = set()
     for i, model in enumerate(models):
         if model.dimension in seen:
