@@ -284,7 +284,7 @@ def analyze_ab_test(
         fewer than 2 results.
     """
     import numpy as np
-    from scipy import stats
+    from scipy import stats  # type: ignore[import-untyped]
 
     _check_params(alpha, confidence, bootstrap_resamples, primary)
     parsed = parse_ab_results(results)
@@ -386,7 +386,7 @@ def analyze_ab_test(
         mann_whitney=mann_whitney,
         wilcoxon=wilcoxon,
         paired_count=len(pairs),
-        warnings=warnings,
+        warnings=tuple(warnings),
     )
 
 

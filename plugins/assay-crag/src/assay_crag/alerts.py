@@ -40,6 +40,10 @@ __all__ = [
 METRIC = "quality_score_avg"
 
 
+def _plain_dict(value: Mapping[str, Any]) -> dict[str, Any]:
+    return dict(value)
+
+
 @attrs.frozen
 class QualityAlert:
     """One alert (seed ``QualityAlert``), ready for a log pipeline.
@@ -64,7 +68,7 @@ class QualityAlert:
     current_value: float
     threshold: float
     index: int | None = None
-    details: Mapping[str, Any] = attrs.field(factory=dict, converter=dict)
+    details: Mapping[str, Any] = attrs.field(factory=dict, converter=_plain_dict)
 
     def to_dict(self) -> dict[str, Any]:
         """``{"event": "quality_alert", "type", "severity", "message", "metric",
@@ -82,6 +86,14 @@ class QualityAlert:
         }
 
 
+def _degradation(value: Any) -> float:
+    return config_number(value, "degradation")
+
+
+def _critical_below(value: Any) -> float:
+    return config_number(value, "criticalBelow")
+
+
 @attrs.frozen
 class AlertConfig:
     """Thresholds of the alerts.
@@ -93,12 +105,8 @@ class AlertConfig:
     Values outside [0, 1] raise ``INVALID_CONFIG``.
     """
 
-    degradation: float = attrs.field(
-        default=0.15, converter=lambda v: config_number(v, "degradation")
-    )
-    critical_below: float = attrs.field(
-        default=0.4, converter=lambda v: config_number(v, "criticalBelow")
-    )
+    degradation: float = attrs.field(default=0.15, converter=_degradation)
+    critical_below: float = attrs.field(default=0.4, converter=_critical_below)
 
 
 def _scores(values: Iterable[Any], path: str) -> list[float]:
@@ -206,7 +214,7 @@ class QualityMonitor:
         self.config = config or AlertConfig()
         self.detector = detector if detector is not None else default_detector()
         self._window: deque[float] = deque(maxlen=window)
-        self._active: set[str] = set()
+        self._active: set[Any] = set()
         self._index = 0
 
     @property

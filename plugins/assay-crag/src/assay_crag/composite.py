@@ -53,7 +53,7 @@ _MESSAGES = {
 }
 
 
-def _check_weights(weights: Mapping[str, float]) -> Mapping[str, float]:
+def _check_weights(weights: Mapping[str, Any]) -> Mapping[str, float]:
     unknown = sorted(set(weights) - set(DEFAULT_WEIGHTS))
     if unknown:
         raise assay.AssayError(
@@ -67,6 +67,18 @@ def _check_weights(weights: Mapping[str, float]) -> Mapping[str, float]:
     if sum(merged.values()) <= 0:
         raise assay.AssayError(assay.ErrorCode.INVALID_CONFIG, "the weights sum to 0", "weights")
     return merged
+
+
+def _very_low_below(value: Any) -> float:
+    return config_number(value, "veryLowBelow")
+
+
+def _moderate_below(value: Any) -> float:
+    return config_number(value, "moderateBelow")
+
+
+def _low_diversity_below(value: Any) -> float:
+    return config_number(value, "lowDiversityBelow")
 
 
 @attrs.frozen
@@ -85,15 +97,9 @@ class QualityConfig:
     """
 
     weights: Mapping[str, float] = attrs.field(factory=dict, converter=_check_weights)
-    very_low_below: float = attrs.field(
-        default=0.3, converter=lambda v: config_number(v, "veryLowBelow")
-    )
-    moderate_below: float = attrs.field(
-        default=0.5, converter=lambda v: config_number(v, "moderateBelow")
-    )
-    low_diversity_below: float = attrs.field(
-        default=0.2, converter=lambda v: config_number(v, "lowDiversityBelow")
-    )
+    very_low_below: float = attrs.field(default=0.3, converter=_very_low_below)
+    moderate_below: float = attrs.field(default=0.5, converter=_moderate_below)
+    low_diversity_below: float = attrs.field(default=0.2, converter=_low_diversity_below)
 
 
 @attrs.frozen

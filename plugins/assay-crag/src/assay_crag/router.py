@@ -304,7 +304,7 @@ class CragRouter:
         elif label == "ambiguous":
             action = CorrectiveAction(
                 "decompose_and_recompose",
-                sub_queries=tuple(self.decompose(parsed.query)),
+                sub_queries=tuple(str(q) for q in self.decompose(parsed.query)),
                 refined_context=refined,
             )
         else:
