@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import assay
-import attrs
 import pytest
 from assay.evaluation import (
     EvaluateOptions,
@@ -24,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from test_evaluation_toys import (
     ContextCount,
     CountingMetric,
+    FunctionMetric,
     TruthOverlap,
     WordCount,
     toy_registry,
@@ -125,19 +125,12 @@ def test_default_metric_set_is_used_when_registered(registry):
 def test_metrics_share_work_through_the_context(registry):
     seen = []
 
-    @attrs.frozen
-    class Recorder:
-        id: str
-        default_threshold: float = 0.5
-        higher_is_better: bool = True
-        requires: frozenset = frozenset()
+    def record(sample, context, threshold):
+        seen.append(context.shared("words", lambda: list(sample.answer.split())))
+        return assay.MetricResult("r", 1.0, True, threshold, "ok")
 
-        def compute(self, sample, context, threshold):
-            seen.append(context.shared("words", lambda: list(sample.answer.split())))
-            return assay.MetricResult(self.id, 1.0, True, threshold, "ok")
-
-    registry.register(Recorder("r1"))
-    registry.register(Recorder("r2"))
+    registry.register(FunctionMetric("r1", record))
+    registry.register(FunctionMetric("r2", record))
     evaluate(SAMPLE, ["r1", "r2"], registry=registry)
     evaluate({**SAMPLE, "answer": "other"}, ["r1", "r2"], registry=registry)
     assert seen[0] is seen[1]  # computed once per sample
@@ -153,17 +146,12 @@ def test_sample_context_computes_each_key_once():
 
 
 def _constant_metric(score):
-    @attrs.frozen
-    class Constant:
-        id: str = "constant"
-        default_threshold: float = 0.5
-        higher_is_better: bool = True
-        requires: frozenset = frozenset()
-
-        def compute(self, sample, context, threshold):
-            return assay.MetricResult(self.id, score, True, threshold, "constant")
-
-    return Constant()
+    return FunctionMetric(
+        "constant",
+        lambda sample, context, threshold: assay.MetricResult(
+            "constant", score, True, threshold, "constant"
+        ),
+    )
 
 
 def test_nan_score_becomes_undetermined_with_a_signal(registry):
@@ -288,25 +276,18 @@ def test_modes_route_metrics_between_heuristic_and_llm_kinds(registry):
         def complete(self, prompt):
             return assay.JudgeReply("0.9")
 
-    @attrs.frozen
-    class JudgedWords:
-        id: str = "word_count"
-        default_threshold: float = 0.5
-        higher_is_better: bool = True
-        requires: frozenset = frozenset()
+    def judged(sample, context, threshold):
+        score = float(context.judge.complete(sample.answer).text)
+        return assay.MetricResult(
+            "word_count",
+            score,
+            None,
+            threshold,
+            "judged",
+            details={"cost": {"llmCalls": 1, "inputTokens": 7}},
+        )
 
-        def compute(self, sample, context, threshold):
-            score = float(context.judge.complete(sample.answer).text)
-            return assay.MetricResult(
-                self.id,
-                score,
-                None,
-                threshold,
-                "judged",
-                details={"cost": {"llmCalls": 1, "inputTokens": 7}},
-            )
-
-    registry.register(JudgedWords(), kind="llm-metric", name="word_count")
+    registry.register(FunctionMetric("word_count", judged), kind="llm-metric", name="word_count")
     judge = EchoJudge()
     llm = evaluate(
         SAMPLE,
@@ -485,18 +466,11 @@ def test_create_evaluator_merges_config_and_call_options(registry):
 def test_a_result_that_honours_the_contract_is_kept_as_is(registry):
     returned = []
 
-    @attrs.frozen
-    class Exact:
-        id: str = "exact"
-        default_threshold: float = 0.5
-        higher_is_better: bool = True
-        requires: frozenset = frozenset()
+    def exact(sample, context, threshold):
+        returned.append(assay.MetricResult("exact", 0.75, True, threshold, "exact"))
+        return returned[-1]
 
-        def compute(self, sample, context, threshold):
-            returned.append(assay.MetricResult(self.id, 0.75, True, threshold, "exact"))
-            return returned[-1]
-
-    registry.register(Exact())
+    registry.register(FunctionMetric("exact", exact))
     assert evaluate(SAMPLE, ["exact"], registry=registry).metrics["exact"] is returned[0]
     relabelled = evaluate(SAMPLE, ["exact"], {"thresholds": {"exact": 0.8}}, registry=registry)
     assert relabelled.metrics["exact"].passed is False  # at 0.8 the runner's verdict wins
@@ -510,18 +484,11 @@ def test_judge_options_accept_registered_names_and_factory_specs(registry):
         def complete(self, prompt):
             return assay.JudgeReply("0.9")
 
-    @attrs.frozen
-    class Judged:
-        id: str = "word_count"
-        default_threshold: float = 0.5
-        higher_is_better: bool = True
-        requires: frozenset = frozenset()
+    def judged(sample, context, threshold):
+        score = float(context.judge.complete("p").text)
+        return assay.MetricResult("word_count", score, None, threshold, context.judge.name)
 
-        def compute(self, sample, context, threshold):
-            score = float(context.judge.complete("p").text)
-            return assay.MetricResult(self.id, score, None, threshold, context.judge.name)
-
-    registry.register(Judged(), kind="llm-metric", name="word_count")
+    registry.register(FunctionMetric("word_count", judged), kind="llm-metric", name="word_count")
     registry.register(FixedJudge("house-judge"), kind="judge")
     registry.register(
         lambda settings: FixedJudge(f"built:{settings['model']}"),

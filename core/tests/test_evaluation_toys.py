@@ -11,6 +11,20 @@ import attrs
 
 
 @attrs.frozen
+class FunctionMetric:
+    """A metric whose ``compute`` is ``function(sample, context, threshold)``."""
+
+    id: str
+    function: object
+    default_threshold: float = 0.5
+    higher_is_better: bool = True
+    requires: frozenset[str] = frozenset()
+
+    def compute(self, sample, context, threshold):
+        return self.function(sample, context, threshold)
+
+
+@attrs.frozen
 class CountingMetric:
     """Wraps a metric and appends each sample id it computes to ``calls`` (in-process only)."""
 

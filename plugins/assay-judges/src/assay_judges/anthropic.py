@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import assay
 import attrs
 from assay.evaluation import EvaluationErrorCode as Code
 
-from assay_judges.http import post_as
+from assay_judges.http import HttpJudgeBase
 from assay_judges.settings import read_settings
 
 __all__ = ["ANTHROPIC_VERSION", "AnthropicJudge", "anthropic_judge"]
@@ -20,30 +19,19 @@ ANTHROPIC_VERSION = "2023-06-01"
 
 
 @attrs.frozen
-class AnthropicJudge:
+class AnthropicJudge(HttpJudgeBase):
     """POSTs ``{base_url}/v1/messages`` with one user message.
 
     Attributes:
         model: the model name sent in the request.
         base_url: ``https://api.anthropic.com`` or a compatible proxy.
         api_key: sent as ``x-api-key``.
-        timeout: seconds per attempt.
-        retries: extra attempts on transport errors, timeouts, 429, 5xx and 529 (overloaded).
-        max_tokens: reply limit (required by the API).
-        temperature: sampling temperature.
-        backoff: seconds before the first retry, doubled for each further one.
-        sleep: how to wait between retries (injectable; default :func:`time.sleep`).
+        (and the transport settings of :class:`~assay_judges.http.HttpJudgeBase`)
     """
 
     model: str
     api_key: str = attrs.field(repr=False)
     base_url: str = "https://api.anthropic.com"
-    timeout: float = 60.0
-    retries: int = 2
-    max_tokens: int = 1024
-    temperature: float = 0.0
-    backoff: float = 0.5
-    sleep: Callable[[float], None] = attrs.field(default=time.sleep, eq=False, repr=False)
 
     @property
     def name(self) -> str:
@@ -64,7 +52,7 @@ class AnthropicJudge:
             "messages": [{"role": "user", "content": prompt}],
         }
         url = f"{self.base_url}/v1/messages"
-        response = post_as(self, url, body, headers)
+        response = self.post(url, body, headers)
         try:
             blocks = [b["text"] for b in response["content"] if b.get("type") == "text"]
         except (KeyError, TypeError, AttributeError) as exc:

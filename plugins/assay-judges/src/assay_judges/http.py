@@ -10,9 +10,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import assay
+import attrs
 from assay.evaluation import EvaluationErrorCode as Code
 
-__all__ = ["RETRYABLE_STATUS", "post_as", "post_json"]
+__all__ = ["RETRYABLE_STATUS", "HttpJudgeBase", "post_json"]
 
 RETRYABLE_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 """HTTP statuses worth retrying (timeouts, rate limits, overload, server errors)."""
@@ -68,14 +69,34 @@ def post_json(
     )
 
 
-def post_as(judge: Any, url: str, body: Mapping[str, Any], headers: Mapping[str, str]) -> Any:
-    """:func:`post_json` with the judge's ``timeout``, ``retries``, ``backoff`` and ``sleep``."""
-    return post_json(
-        url,
-        body,
-        headers,
-        timeout=judge.timeout,
-        retries=judge.retries,
-        backoff=judge.backoff,
-        sleep=judge.sleep,
-    )
+@attrs.frozen(kw_only=True)
+class HttpJudgeBase:
+    """Transport settings shared by the HTTP judges (keyword-only).
+
+    Attributes:
+        timeout: seconds per attempt.
+        retries: extra attempts on transport errors, timeouts and retryable statuses.
+        max_tokens: reply limit.
+        temperature: sampling temperature (0 for the most repeatable judge).
+        backoff: seconds before the first retry, doubled for each further one.
+        sleep: how to wait between retries (injectable; default :func:`time.sleep`).
+    """
+
+    timeout: float = 60.0
+    retries: int = 2
+    max_tokens: int = 1024
+    temperature: float = 0.0
+    backoff: float = 0.5
+    sleep: Callable[[float], None] = attrs.field(default=time.sleep, eq=False, repr=False)
+
+    def post(self, url: str, body: Mapping[str, Any], headers: Mapping[str, str]) -> Any:
+        """:func:`post_json` with these settings."""
+        return post_json(
+            url,
+            body,
+            headers,
+            timeout=self.timeout,
+            retries=self.retries,
+            backoff=self.backoff,
+            sleep=self.sleep,
+        )

@@ -3,45 +3,33 @@ llama.cpp, vLLM, Ollama)."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import assay
 import attrs
 from assay.evaluation import EvaluationErrorCode as Code
 
-from assay_judges.http import post_as
+from assay_judges.http import HttpJudgeBase
 from assay_judges.settings import read_settings
 
 __all__ = ["OpenAIJudge", "openai_judge"]
 
 
 @attrs.frozen
-class OpenAIJudge:
+class OpenAIJudge(HttpJudgeBase):
     """POSTs ``{base_url}/chat/completions`` with one user message.
 
     Attributes:
         model: the model name sent in the request.
         base_url: e.g. ``https://api.openai.com/v1`` or ``http://localhost:8080/v1``.
         api_key: sent as ``Authorization: Bearer``; ``None`` for servers that need none.
-        timeout: seconds per attempt.
-        retries: extra attempts on transport errors, timeouts, 429 and 5xx.
-        max_tokens: reply limit.
-        temperature: sampling temperature (0 for the most repeatable judge).
-        backoff: seconds before the first retry, doubled for each further one.
-        sleep: how to wait between retries (injectable; default :func:`time.sleep`).
+        (and the transport settings of :class:`~assay_judges.http.HttpJudgeBase`)
     """
 
     model: str
     base_url: str = "https://api.openai.com/v1"
     api_key: str | None = attrs.field(default=None, repr=False)
-    timeout: float = 60.0
-    retries: int = 2
-    max_tokens: int = 1024
-    temperature: float = 0.0
-    backoff: float = 0.5
-    sleep: Callable[[float], None] = attrs.field(default=time.sleep, eq=False, repr=False)
 
     @property
     def name(self) -> str:
@@ -62,7 +50,7 @@ class OpenAIJudge:
             "max_tokens": self.max_tokens,
         }
         url = f"{self.base_url}/chat/completions"
-        response = post_as(self, url, body, headers)
+        response = self.post(url, body, headers)
         try:
             text = response["choices"][0]["message"]["content"]
             if not isinstance(text, str):
