@@ -91,22 +91,27 @@ def batch_log_bayes_factors(
     coef_log_x, coef_log_1mx, constants = _coefficients(list(dimensions), models_from_wire(models))
     missing = np.isnan(x)
     has_missing = bool(missing.any())
-    present = x[~missing] if has_missing else x
-    if present.size and not (np.all(present >= 0.0) and np.all(present <= 1.0)):
-        fail(
-            INVALID_SCORE,
-            "every score must be finite and in [0, 1] (NaN marks a missing one)",
-            "scores",
-        )
+    if x.size and not (has_missing and missing.all()):
+        low, high = (np.nanmin(x), np.nanmax(x)) if has_missing else (x.min(), x.max())
+        if not (low >= 0.0 and high <= 1.0):  # also refuses infinities
+            fail(
+                INVALID_SCORE,
+                "every score must be finite and in [0, 1] (NaN marks a missing one)",
+                "scores",
+            )
     clamped = np.clip(x, SCORE_EPSILON, 1.0 - SCORE_EPSILON)
-    log_x, log_1mx = np.log(clamped), np.log1p(-clamped)
+    log_1mx = np.subtract(1.0, clamped)  # rounds by <= half an ulp: log within ~1e-16
+    np.log(log_1mx, out=log_1mx)
+    log_x = np.log(clamped, out=clamped)
     if has_missing:
         log_x[missing] = 0.0  # a missing score contributes nothing
         log_1mx[missing] = 0.0
         log_bf = log_x @ coef_log_x + log_1mx @ coef_log_1mx + (~missing) @ constants
         matched = (~missing).sum(axis=1)
     else:
-        log_bf = log_x @ coef_log_x + log_1mx @ coef_log_1mx + constants.sum()
+        log_bf = log_x @ coef_log_x
+        log_bf += log_1mx @ coef_log_1mx
+        log_bf += constants.sum()
         matched = np.full(x.shape[0], x.shape[1])
     return log_bf, matched
 
