@@ -128,3 +128,21 @@ def test_bad_files_exit_2(files, write_json):
     bad = write_json(files["tmp"] / "bad.json", [{"factuality": 7}])
     result = run("gate", "bayes-factor", files["models"], bad)
     assert result.exit_code == 2 and "error [INVALID_SCORE] [0].factuality:" in result.output
+
+
+def test_guard_flags_escalate_when_the_history_breaks_an_assumption(files, write_json):
+    # A history whose two dimensions are copies of each other within each label.
+    copies = [
+        {"scores": {"factuality": x, "relevance": x}, "label": label}
+        for label, base in (("high", 0.6), ("low", 0.1))
+        for x in (base + 0.01 * i for i in range(30))
+    ]
+    history = write_json(files["tmp"] / "copies.json", copies)
+    plain = run("gate", "decide", history, files["passing"], "--json")
+    assert plain.exit_code == 0
+    guarded = run("gate", "decide", history, files["passing"], "--json", "--require-independence")
+    assert guarded.exit_code == 40
+    decision = json.loads(guarded.output)["decisions"][0]
+    assert decision["rationale"] == "assumption-violated"
+    assert decision["assumptions"]["dependentPairs"] == ["factuality~relevance"]
+    assert run("gate", "decide", files["history"], files["passing"], "--require-fit").exit_code == 0

@@ -56,6 +56,16 @@ def _decision_exit_code(actions: list[str]) -> int:
     default=None,
     help="Timestamp to seal with the decisions (never read from a clock).",
 )
+@click.option(
+    "--require-fit",
+    is_flag=True,
+    help="Escalate every output when a Beta fit of the history is inadequate (KS test).",
+)
+@click.option(
+    "--require-independence",
+    is_flag=True,
+    help="Escalate every output when two dimensions correlate at |r| >= 0.5 within a label.",
+)
 @_json_option
 @click.pass_context
 def decide_command(
@@ -66,6 +76,8 @@ def decide_command(
     fail_below: float,
     chain: str | None,
     timestamp: str | None,
+    require_fit: bool,
+    require_independence: bool,
     as_json: bool,
 ) -> None:
     """Fit the hypotheses on HISTORY, then decide each output in SCORES.
@@ -86,7 +98,12 @@ def decide_command(
     observations = load_history(history)
     vectors = load_score_vectors(scores)
     monitor = OutputGateMonitor(
-        HypothesisManager(), policy, AuditChain(chain) if chain else None, drift_detector=None
+        HypothesisManager(),
+        policy,
+        AuditChain(chain) if chain else None,
+        require_goodness_of_fit=require_fit,
+        require_independence=require_independence,
+        drift_detector=None,
     )
     monitor.fit(observations)
     decisions = [monitor.record(v, timestamp, {"output": i}) for i, v in enumerate(vectors)]
