@@ -107,9 +107,8 @@ class EvalGate:
         options: Mapping[str, Any] | None = None,
     ) -> BatchEvalResult:
         """:func:`assay.evaluation.evaluate_batch` over ``samples`` (or a JSON Lines path)."""
-        if isinstance(samples, str | Path):
-            samples = load_samples(samples)
-        return evaluate_batch(samples, metrics, options, registry=self.registry)
+        items = load_samples(samples) if isinstance(samples, str | Path) else samples
+        return evaluate_batch(items, metrics, options, registry=self.registry)
 
     def assert_passes(
         self,
