@@ -102,13 +102,14 @@ class EvalGate:
 
     def evaluate(
         self,
-        samples: Iterable[Any] | str | Path,
+        samples: Iterable[assay.EvalSample | Mapping[str, Any]] | str | Path,
         metrics: Sequence[str] | None = None,
         options: Mapping[str, Any] | None = None,
     ) -> BatchEvalResult:
         """:func:`assay.evaluation.evaluate_batch` over ``samples`` (or a JSON Lines path)."""
-        items = load_samples(samples) if isinstance(samples, str | Path) else samples
-        return evaluate_batch(items, metrics, options, registry=self.registry)
+        if isinstance(samples, str | Path):
+            return evaluate_batch(load_samples(samples), metrics, options, registry=self.registry)
+        return evaluate_batch(samples, metrics, options, registry=self.registry)
 
     def assert_passes(
         self,
