@@ -71,3 +71,14 @@ def test_snapshot_round_trips(history):
     with pytest.raises(assay.AssayError) as info:
         HypothesisManager.from_snapshot({"dimensions": [{"dimension": "x", "high": {}}]})
     assert info.value.code == "INVALID_SNAPSHOT"
+
+
+def test_an_observation_that_fails_midway_changes_nothing():
+    tiny = BetaParams(1e-300, 1e-300)  # any refit of this prior has no positive variance
+    manager = HypothesisManager([DimensionSpec("a"), DimensionSpec("b", prior_high=tiny)])
+    manager.observe({"scores": {"a": 0.3}, "label": "high"})
+    before = manager.snapshot()
+    with pytest.raises(assay.AssayError) as info:
+        manager.observe({"scores": {"a": 0.9, "b": 0.5}, "label": "high"})
+    assert info.value.code == "NUMERIC"
+    assert manager.snapshot() == before

@@ -12,6 +12,8 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from assay import AssayError
+
 from assay_jeffreys.errors import INVALID_OBSERVATION, INVALID_SNAPSHOT, NUMERIC, fail
 from assay_jeffreys.types import BetaParams
 
@@ -109,7 +111,7 @@ class BetaModel:
         prior = data.get("prior")
         try:
             model = cls(BetaParams(prior["a"], prior["b"]))  # type: ignore[index]
-        except Exception as exc:
+        except (AssayError, TypeError, KeyError) as exc:
             fail(INVALID_SNAPSHOT, f"bad prior: {getattr(exc, 'message', exc)}", f"{path}.prior")
         count, total, squares = data.get("count"), data.get("sum"), data.get("sumSquares")
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
@@ -123,9 +125,13 @@ class BetaModel:
             fail(INVALID_SNAPSHOT, "sumSquares cannot exceed sum for scores in [0, 1]", path)
         try:
             model._update(count, float(total), float(squares))  # type: ignore[arg-type]
-        except Exception as exc:
+        except (AssayError, TypeError, KeyError) as exc:
             fail(INVALID_SNAPSHOT, f"inconsistent statistics: {exc}", path)
         return model
+
+    def restore(self, snapshot: Mapping[str, Any]) -> None:
+        """Put this model back to a :meth:`snapshot` it produced (same prior)."""
+        self._update(snapshot["count"], snapshot["sum"], snapshot["sumSquares"])
 
     def __repr__(self) -> str:
         p = self._params

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import attrs
+from assay import AssayError
 
 from assay_jeffreys.beta import BetaModel
 from assay_jeffreys.errors import INVALID_CONFIG, INVALID_DIMENSION, INVALID_SNAPSHOT, fail
@@ -114,15 +115,24 @@ class HypothesisManager:
     def observe(self, observation: LabeledObservation | Mapping[str, Any]) -> HypothesisManager:
         """Fold one labeled output into its hypothesis's model on each scored dimension.
 
-        All scores are checked before any model changes, so a bad observation changes nothing.
+        All or nothing: scores are checked before any model changes, and a model whose refit
+        fails (``NUMERIC``) puts back the ones already updated.
 
         :raises AssayError: ``INVALID_OBSERVATION`` / ``INVALID_HYPOTHESIS`` / ``INVALID_SCORE``
             for a malformed observation (see :func:`~assay_jeffreys.observation_from_wire`).
         """
         obs = observation_from_wire(observation)
-        for score in obs.scores:
-            dim = self._dimension(score.dimension)
-            (dim.high if obs.label == "high" else dim.low).observe(score.value)
+        touched: list[tuple[BetaModel, dict[str, Any]]] = []
+        try:
+            for score in obs.scores:
+                dim = self._dimension(score.dimension)
+                model = dim.high if obs.label == "high" else dim.low
+                touched.append((model, model.snapshot()))
+                model.observe(score.value)
+        except AssayError:
+            for model, before in reversed(touched):  # all or nothing
+                model.restore(before)
+            raise
         return self
 
     def fit(
@@ -190,7 +200,7 @@ class HypothesisManager:
                 default_prior_high=BetaParams(**data.get("defaultPriorHigh", {"a": 2, "b": 1})),
                 default_prior_low=BetaParams(**data.get("defaultPriorLow", {"a": 1, "b": 2})),
             )
-        except Exception as exc:
+        except (AssayError, TypeError, KeyError) as exc:
             fail(INVALID_SNAPSHOT, f"bad defaults: {getattr(exc, 'message', exc)}", "snapshot")
         for i, item in enumerate(data["dimensions"]):
             path = f"snapshot.dimensions[{i}]"
@@ -201,7 +211,7 @@ class HypothesisManager:
             )
             try:
                 dim.weight = _check_weight(item.get("weight", manager.default_weight), path)
-            except Exception as exc:
+            except (AssayError, TypeError, KeyError) as exc:
                 fail(INVALID_SNAPSHOT, getattr(exc, "message", str(exc)), f"{path}.weight")
             dim.high = BetaModel.from_snapshot(item.get("high"), f"{path}.high")
             dim.low = BetaModel.from_snapshot(item.get("low"), f"{path}.low")

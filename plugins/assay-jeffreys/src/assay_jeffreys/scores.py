@@ -12,6 +12,8 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from assay import AssayError
+
 from assay_jeffreys.errors import (
     INVALID_CONFIG,
     INVALID_DIMENSION,
@@ -114,7 +116,7 @@ def _beta_from_wire(data: Any, path: str) -> BetaParams:
         fail(INVALID_CONFIG, "Beta parameters must be an object {a, b}", path)
     try:
         return BetaParams(data["a"], data["b"])
-    except Exception as exc:  # re-raise with the full path
+    except AssayError as exc:  # re-raise with the full path
         field = getattr(exc, "path", None)
         fail(INVALID_CONFIG, getattr(exc, "message", str(exc)), f"{path}.{field}")
 
@@ -141,7 +143,7 @@ def model_from_wire(data: Any, path: str = "model") -> DimensionModel:
     weight = data.get("weight", 1.0)
     try:
         return DimensionModel(dimension, high, low, weight)
-    except Exception as exc:
+    except AssayError as exc:
         fail(INVALID_CONFIG, getattr(exc, "message", str(exc)), f"{path}.weight")
 
 
