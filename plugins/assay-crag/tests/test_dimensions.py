@@ -176,3 +176,14 @@ def test_fast_fact_counts_agree_with_the_seed_regexes_on_real_text(
             len(re.findall(r"[A-Z][a-z]+(?:\s[A-Z][a-z]+)*", text)),
             len(re.split(r"\s+", text)),
         ), text
+
+
+def test_term_coverage_matches_str_lower_on_non_ascii_text() -> None:
+    from assay_crag.dimensions import _covered_terms
+
+    text = "Über den KELVIN-Wert: 5 \u212aelvin; \u0130stanbul liegt am Bosporus. ÉCOLE"
+    terms = ["über", "kelvin", "istanbul", "école", "bosporus", "wert", "paris"]
+    lowered = text.lower()
+    assert _covered_terms(terms, text) == [t for t in terms if t in lowered]
+    ascii_terms = ["kelvin", "bosporus", "wert", "paris", "cole"]
+    assert _covered_terms(ascii_terms, "Der Bosporus, ÉCOLE") == ["bosporus", "cole"]
