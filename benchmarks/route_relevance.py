@@ -14,7 +14,9 @@ Data (read in place from ../shared/data, beside the repository):
 
 The chunk ``score`` (what a retriever would report, read by the composite mode) is the TF-IDF
 cosine between the question and the passage, with IDF over all passages of the dataset; chunks
-are ranked by it. The paper mode scores documents with the built-in lexical scorer.
+are ranked by it. The paper mode scores documents with the built-in lexical scorer, or with the
+scorer named by ``--scorer`` (for example ``metric:context_relevance`` when assay-faithfulness
+is installed).
 
 Thresholds are chosen on one half of the questions and reported on the other half, then the
 halves swap (two-fold cross-fitting): every reported classification is out of sample. The choice
@@ -149,10 +151,13 @@ def tune(
     return best[1], best[2]
 
 
+SCORER = "lexical"
+
+
 def _router(mode: str, low: float, high: float) -> CragRouter:
     if mode == "composite":
         return CragRouter("composite", correct_at=high, incorrect_at=low)
-    return CragRouter("paper", upper=high, lower=low)
+    return CragRouter("paper", upper=high, lower=low, scorer=SCORER)
 
 
 def _summary(labels: list[str], relevant: list[bool], kinds: list[str]) -> dict[str, object]:
@@ -255,7 +260,17 @@ def main() -> None:
         help="cost of a wrong definite call relative to the gain of a right one (default 2)",
     )
     parser.add_argument("--json", dest="json_out", help="also write all numbers to this file")
+    parser.add_argument(
+        "--scorer",
+        default="lexical",
+        help="document scorer of the paper mode: lexical (default), metric:<id> or judge:<name>",
+    )
+    parser.add_argument(
+        "--modes", default="composite,paper", help="routing modes to run (default both)"
+    )
     args = parser.parse_args()
+    global SCORER
+    SCORER = args.scorer
     results = {}
     datasets = {
         "halueval": halueval_cases(args.queries, random.Random(args.seed)),
@@ -264,7 +279,7 @@ def main() -> None:
     for name, cases in datasets.items():
         questions = len({q for q, _, _, _ in cases})
         print(f"\n# {name}: {questions} questions, {len(cases)} retrievals")
-        for mode in ("composite", "paper"):
+        for mode in args.modes.split(","):
             result = evaluate(cases, mode, args.wrong_cost)
             results[f"{name}/{mode}"] = result
             _print(name, result)
