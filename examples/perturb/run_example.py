@@ -17,6 +17,7 @@ same for both.
 
 from __future__ import annotations
 
+import shlex
 import shutil
 import sys
 import tempfile
@@ -36,7 +37,7 @@ def main() -> int:
         for label, config_file in (("fair", "assay-perturb.yaml"), ("biased", "biased.yaml")):
             text = (HERE / config_file).read_text(encoding="utf-8")
             # run the pipeline with this interpreter, so the example works without `python3`
-            text = text.replace("command: python3 ", f"command: {sys.executable} ")
+            text = text.replace("command: python3 ", f"command: {shlex.quote(sys.executable)} -S ")
             (work / config_file).write_text(text, encoding="utf-8")
             config, text = assay_perturb.load_config(work / config_file)
             runs[label] = run = assay_perturb.run_check(

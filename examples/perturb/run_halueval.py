@@ -41,7 +41,7 @@ CASES = 12
 
 CONFIG = """\
 pipeline:
-  command: [{python}, verifier.py{flag}]
+  command: [{python}, -S, verifier.py{flag}]
   timeout: 30
 decision: {{field: verdict, type: enum}}
 cases: cases

@@ -16,6 +16,7 @@ supporting evidence is swapped for contradicting (or absent) evidence.
 
 from __future__ import annotations
 
+import shlex
 import shutil
 import sys
 import tempfile
@@ -33,7 +34,9 @@ def main() -> int:
         config_file = work / "assay-perturb.yaml"
         text = config_file.read_text(encoding="utf-8")
         # run the pipeline with this interpreter, so the example works without `python3`
-        config_file.write_text(text.replace("command: python3 ", f"command: {sys.executable} "))
+        config_file.write_text(
+            text.replace("command: python3 ", f"command: {shlex.quote(sys.executable)} -S ")
+        )
         config, text = assay_perturb.load_config(config_file)
         run = assay_perturb.run_check(config, workdir=work, config_text=text)
         for case in run.cases:
