@@ -3,7 +3,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from assay_perturb.invoke import INPUT_ENV, Invocation, cache_key, load_cached, run_invocation
+from assay_perturb.invoke import (
+    INPUT_ENV,
+    Invocation,
+    cache_key,
+    command_fingerprint,
+    load_cached,
+    run_invocation,
+)
 
 HOSTILE = "$(touch pwned-dollar) `touch pwned-backtick` ; touch pwned-semicolon"
 
@@ -69,13 +76,14 @@ def test_command_that_cannot_start(tmp_path: Path) -> None:
 
 def test_cache_key_follows_command_payload_repeat_and_script_content(tmp_path: Path) -> None:
     (tmp_path / "p.py").write_text("print(1)")
-    base = cache_key(["python3", "p.py"], {"q": 1}, 0, tmp_path)
-    assert base == cache_key(["python3", "p.py"], {"q": 1}, 0, tmp_path)
-    assert base != cache_key(["python3", "p.py"], {"q": 2}, 0, tmp_path)
-    assert base != cache_key(["python3", "p.py"], {"q": 1}, 1, tmp_path)
-    assert base != cache_key(["python3", "p.py", "-x"], {"q": 1}, 0, tmp_path)
+    command = command_fingerprint(["python3", "p.py"], tmp_path)
+    base = cache_key(command, {"q": 1}, 0)
+    assert base == cache_key(command_fingerprint(["python3", "p.py"], tmp_path), {"q": 1}, 0)
+    assert base != cache_key(command, {"q": 2}, 0)
+    assert base != cache_key(command, {"q": 1}, 1)
+    assert base != cache_key(command_fingerprint(["python3", "p.py", "-x"], tmp_path), {"q": 1}, 0)
     (tmp_path / "p.py").write_text("print(2)")
-    assert base != cache_key(["python3", "p.py"], {"q": 1}, 0, tmp_path)
+    assert command != command_fingerprint(["python3", "p.py"], tmp_path)
 
 
 def test_load_cached_only_reuses_successful_runs_with_the_same_key(tmp_path: Path) -> None:

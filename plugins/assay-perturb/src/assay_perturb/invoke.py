@@ -29,6 +29,7 @@ __all__ = [
     "Invocation",
     "InvocationResult",
     "cache_key",
+    "command_fingerprint",
     "load_cached",
     "run_invocation",
 ]
@@ -104,14 +105,19 @@ def _file_digest(arg: str, workdir: Path) -> str | None:
         return None
 
 
-def cache_key(
-    command: Sequence[str], payload: Mapping[str, Any], repeat: int, workdir: Path
-) -> str:
-    """SHA-256 of the command, the content of every argument that names a file (so editing the
-    pipeline script invalidates the cache), the payload and the baseline repeat index."""
+def command_fingerprint(command: Sequence[str], workdir: Path) -> str:
+    """SHA-256 of the command and of the content of every argument that names a file in
+    ``workdir`` (so editing the pipeline script changes it). Computed once per run."""
     files = {arg: _file_digest(arg, workdir) for arg in command}
+    blob = json.dumps({"command": list(command), "files": files}, sort_keys=True)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def cache_key(fingerprint: str, payload: Mapping[str, Any], repeat: int) -> str:
+    """SHA-256 of the command fingerprint (:func:`command_fingerprint`), the payload and the
+    baseline repeat index: equal keys mean a stored result can be reused."""
     blob = json.dumps(
-        {"command": list(command), "files": files, "payload": payload, "repeat": repeat},
+        {"command": fingerprint, "payload": payload, "repeat": repeat},
         sort_keys=True,
         ensure_ascii=False,
     )

@@ -16,7 +16,7 @@ import assay
 import attrs
 
 from assay_perturb.config import PerturbConfig
-from assay_perturb.invoke import Invocation, cache_key
+from assay_perturb.invoke import Invocation, cache_key, command_fingerprint
 
 __all__ = ["BASELINE", "PlannedCase", "PlannedVariant", "plan_cases"]
 
@@ -77,11 +77,10 @@ def _planned(
     variant: assay.Variant,
     signal: str | None,
     repeat: int,
-    config: PerturbConfig,
-    workdir: Path,
+    fingerprint: str,
 ) -> PlannedVariant:
     payload = payload_of(case, variant)
-    key = cache_key(config.command, payload, repeat, workdir)
+    key = cache_key(fingerprint, payload, repeat)
     invocation = Invocation(
         case=case.name,
         variant=variant.name,
@@ -136,6 +135,7 @@ def plan_cases(
                 f"perturbations.{name}.{unknown[0]}",
             )
         perturbations.append((name, perturbation, params))
+    fingerprint = command_fingerprint(config.command, workdir)
     planned = []
     for case in cases:
         baseline = assay.Variant(BASELINE, BASELINE, case.chunks, "unperturbed", case.query)
@@ -145,8 +145,7 @@ def plan_cases(
                 attrs.evolve(baseline, name=BASELINE if r == 1 else f"{BASELINE}-{r}"),
                 None,
                 r,
-                config,
-                workdir,
+                fingerprint,
             )
             for r in range(1, baseline_runs + 1)
         )
@@ -163,7 +162,7 @@ def plan_cases(
                         case.source or case.name,
                     )
                 seen.add(variant.name)
-                variants.append(_planned(case, variant, perturbation.signal, 0, config, workdir))
+                variants.append(_planned(case, variant, perturbation.signal, 0, fingerprint))
         planned.append(PlannedCase(case, baselines, tuple(variants)))
     return planned
 
