@@ -175,3 +175,19 @@ def test_chunks_ranked_by_rerank_score_feed_the_composite() -> None:
     )
     result = CragRouter().classify(qi)
     assert result.quality is not None and result.score == result.quality.overall
+
+
+def test_refiner_is_pluggable(france: QualityInput) -> None:
+    from assay_crag.actions import KnowledgeStrip, RefinedContext
+
+    def first_sentences(query, documents, scorer, top_k):  # type: ignore[no-untyped-def]
+        strips = [KnowledgeStrip(i, 0, d.split(". ")[0], 1.0) for i, d in enumerate(documents)]
+        return RefinedContext(
+            " | ".join(s.text for s in strips[:top_k]), strips[:top_k], len(documents)
+        )
+
+    router = CragRouter(
+        quality=FixedQuality(0.9), refine=True, refine_top_k=1, refiner=first_sentences
+    )
+    refined = router.classify(france).action.refined_context
+    assert refined is not None and refined.text == "Paris is the capital of France"

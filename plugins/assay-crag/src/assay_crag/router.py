@@ -161,6 +161,8 @@ class CragRouter:
     :param reformulate: ``query -> search query`` (default :func:`reformulate_query`).
     :param refine: attach refined knowledge to correct and ambiguous actions.
     :param refine_top_k: strips kept by refinement.
+    :param refiner: ``(query, documents, scorer, top_k) -> RefinedContext`` (default
+        :func:`refine_knowledge`).
     :param name: the policy's registry name.
     :raises assay.AssayError: ``INVALID_CONFIG`` for an unknown mode, a threshold outside
         [0, 1] or a lower threshold above the upper one; ``UNKNOWN_NAME`` for an unknown scorer.
@@ -182,6 +184,7 @@ class CragRouter:
         reformulate: Callable[[str], str] = reformulate_query,
         refine: bool = False,
         refine_top_k: int = 5,
+        refiner: Callable[..., RefinedContext] = refine_knowledge,
         name: str | None = None,
         registry: assay.Registry | None = None,
     ) -> None:
@@ -209,6 +212,7 @@ class CragRouter:
         self.reformulate = reformulate
         self.refine = refine
         self.refine_top_k = refine_top_k
+        self.refiner = refiner
 
     @property
     def thresholds(self) -> dict[str, float]:
@@ -293,7 +297,7 @@ class CragRouter:
     ) -> CragClassification:
         refined = None
         if self.refine and label != "incorrect":
-            refined = refine_knowledge(
+            refined = self.refiner(
                 parsed.query,
                 [c.content for c in parsed.chunks],
                 self._document_scorer(),
