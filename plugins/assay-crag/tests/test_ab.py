@@ -165,6 +165,10 @@ def test_zero_variance_and_zero_control_mean() -> None:
             "[0].qualityScore.overall",
         ),
         ({"variant": "control", "queryId": "q", "qualityScore": 0.5}, "[0].latencyMs"),
+        (
+            {"variant": "control", "queryId": "q", "qualityScore": 0.5, "latencyMs": -3},
+            "[0].latencyMs",
+        ),
     ],
 )
 def test_bad_records(record: dict[str, object], path: str) -> None:

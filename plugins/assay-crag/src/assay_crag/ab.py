@@ -193,7 +193,8 @@ def parse_ab_results(records: Iterable[Any]) -> list[ABTestResult]:
 
     :raises assay.AssayError: ``MALFORMED_INPUT`` when a record is not an object;
         ``INVALID_INPUT`` for an unknown variant, a missing query id or a quality or latency that
-        is not a finite number, or a quality outside [0, 1]. Paths are ``[i].field``.
+        is not a finite number, a quality outside [0, 1] or a negative latency. Paths are
+        ``[i].field``.
     """
     results = []
     for i, raw in enumerate(records):
@@ -220,6 +221,8 @@ def parse_ab_results(records: Iterable[Any]) -> list[ABTestResult]:
         if not 0 <= quality <= 1:
             raise _invalid(f"must be in [0, 1], got {quality:g}", f"[{i}].qualityScore")
         latency = finite_input(raw.get("latencyMs"), f"[{i}].latencyMs")
+        if latency < 0:
+            raise _invalid(f"must be >= 0, got {latency:g}", f"[{i}].latencyMs")
         timestamp = raw.get("timestamp")
         results.append(
             ABTestResult(
