@@ -67,13 +67,17 @@ def answer(query: str, chunks: list[dict[str, str]], biased: bool) -> dict[str, 
     }
 
 
-def main() -> int:
+def read_variant() -> dict[str, object]:
+    """The variant JSON: from the file named by $ASSAY_PERTURB_INPUT, else standard input."""
     path = os.environ.get("ASSAY_PERTURB_INPUT")
     if path:
         with open(path, encoding="utf-8") as handle:
-            variant = json.load(handle)
-    else:
-        variant = json.load(sys.stdin)
+            return dict(json.load(handle))
+    return dict(json.load(sys.stdin))
+
+
+def main() -> int:
+    variant = read_variant()
     result = answer(variant["query"], variant["chunks"], biased="--biased" in sys.argv[1:])
     print(json.dumps(result))
     return 0

@@ -15,10 +15,9 @@ Prints {"verdict": "supported" | "unsupported", "evidence": <chunk id or null>}.
 from __future__ import annotations
 
 import json
-import os
 import sys
 
-from answerer import keywords
+from answerer import keywords, read_variant
 
 
 def verdict(query: str, chunks: list[dict[str, str]], biased: bool) -> dict[str, object]:
@@ -37,12 +36,7 @@ def verdict(query: str, chunks: list[dict[str, str]], biased: bool) -> dict[str,
 
 
 def main() -> int:
-    path = os.environ.get("ASSAY_PERTURB_INPUT")
-    if path:
-        with open(path, encoding="utf-8") as handle:
-            variant = json.load(handle)
-    else:
-        variant = json.load(sys.stdin)
+    variant = read_variant()
     print(json.dumps(verdict(variant["query"], variant["chunks"], "--biased" in sys.argv[1:])))
     return 0
 

@@ -114,15 +114,22 @@ def test_init_reports_a_failing_pipeline_and_missing_command(tmp_path: Path, mon
     assert again.exit_code == 2 and "kept existing" in again.stdout
 
 
-def test_real_console_script_has_the_perturb_group(workdir: Path) -> None:
-    assay = Path(sys.executable).parent / "assay"
-    result = subprocess.run(
-        [str(assay), "perturb", "check", "--quiet"],
+ASSAY = Path(sys.executable).parent / "assay"
+
+
+def run_assay(workdir: Path) -> subprocess.CompletedProcess[str]:
+    """``assay perturb check --quiet`` through the real console script."""
+    return subprocess.run(
+        [str(ASSAY), "perturb", "check", "--quiet"],
         cwd=workdir,
         capture_output=True,
         text=True,
         timeout=120,
     )
+
+
+def test_real_console_script_has_the_perturb_group(workdir: Path) -> None:
+    result = run_assay(workdir)
     assert result.returncode == 0, result.stderr
     assert (
         json.loads((workdir / "assay-perturb" / "results.json").read_text())["signals"][
@@ -137,9 +144,8 @@ def test_interrupted_check_keeps_finished_invocations(workdir: Path) -> None:
     script.write_text("import time\ntime.sleep(0.3)\n" + script.read_text())
     config = workdir / "assay-perturb.yaml"
     config.write_text(config.read_text().replace("jobs: 2", "jobs: 1"))
-    assay = Path(sys.executable).parent / "assay"
     process = subprocess.Popen(
-        [str(assay), "perturb", "check", "--quiet"],
+        [str(ASSAY), "perturb", "check", "--quiet"],
         cwd=workdir,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -156,12 +162,6 @@ def test_interrupted_check_keeps_finished_invocations(workdir: Path) -> None:
     finished = len(list(results.glob("*/*/result.json")))
     assert 3 <= finished < 12
     assert not (workdir / "assay-perturb" / "results.json").exists()
-    rerun = subprocess.run(
-        [str(assay), "perturb", "check", "--quiet"],
-        cwd=workdir,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    rerun = run_assay(workdir)
     assert rerun.returncode == 0, rerun.stderr
     assert f"12 planned, {12 - finished} run, {finished} cached, 0 failed" in rerun.stdout
