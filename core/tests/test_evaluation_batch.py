@@ -78,6 +78,19 @@ def test_dask_local_cluster_matches_in_process(registry, in_process):
     assert batch_to_wire(batch) == in_process
 
 
+def test_progress_in_process_is_reported_as_each_sample_finishes():
+    counting = CountingMetric(WordCount())
+    registry = assay.build_registry(load_entry_points=False)
+    registry.register(counting)
+    seen = []
+    evaluate_batch(
+        SAMPLES[:5],
+        options={"on_progress": lambda d, t: seen.append((d, t, len(counting.calls)))},
+        registry=registry,
+    )
+    assert seen == [(i, 5, i) for i in range(1, 6)]  # not in bursts of a chunk
+
+
 def test_progress_is_reported_after_each_sample(registry):
     seen = []
     with ThreadPoolExecutor(2) as pool:
@@ -122,15 +135,16 @@ class Interrupting:
 def test_interrupted_run_resumes_and_skips_finished_ids(tmp_path, registry, in_process):
     out = tmp_path / "results.jsonl"
     broken = assay.build_registry(load_entry_points=False)
-    broken.register(Interrupting(stop_at="s25"))
+    broken.register(Interrupting(stop_at="s23"))
     broken.register(TruthOverlap())
     broken.register(registry.get("metric", "context_count"))
     with pytest.raises(KeyboardInterrupt):
         evaluate_batch(SAMPLES, options={"output": str(out), "chunk_size": 5}, registry=broken)
     finished = [json.loads(x)["key"] for x in out.read_text().splitlines()]
-    assert finished == [f"s{i}" for i in range(25)]  # five whole chunks were made durable
+    # every sample finished before the interruption was written, not only whole chunks
+    assert finished == [f"s{i}" for i in range(23)]
     with out.open("a", encoding="utf-8") as handle:  # and a line cut off mid-write
-        handle.write('{"key": "s25", "result": {"id"')
+        handle.write('{"key": "s23", "result": {"id"')
     counting = CountingMetric(WordCount())
     resumed_registry = assay.build_registry(load_entry_points=False)
     for metric in (counting, TruthOverlap(), registry.get("metric", "context_count")):
@@ -140,7 +154,7 @@ def test_interrupted_run_resumes_and_skips_finished_ids(tmp_path, registry, in_p
         options={"output": str(out), "resume": True, "chunkSize": 5},
         registry=resumed_registry,
     )
-    assert counting.calls == [f"s{i}" for i in range(25, 40)]
+    assert counting.calls == [f"s{i}" for i in range(23, 40)]
     assert batch_to_wire(batch) == in_process
     keys = [json.loads(x)["key"] for x in out.read_text().splitlines()]
     assert keys == [s["id"] for s in SAMPLES]

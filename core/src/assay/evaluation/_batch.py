@@ -97,7 +97,9 @@ def run_batch(
 ) -> list[EvalResult]:
     """Results for ``samples`` in input order: resumed ones read from ``options.output`` (and
     re-judged at this run's thresholds and weights), the rest computed (on ``options.executor``
-    when given) and streamed there as they finish."""
+    when given, in chunks; else one by one) and streamed there as they finish, in durable
+    writes of at least ``options.chunk_size`` results. When the run is interrupted, the results
+    finished so far are written before the exception propagates."""
     keys = [resume_key(i, s) for i, s in enumerate(samples)]
     finished = read_finished(options.output) if options.output and options.resume else {}
     results: list[EvalResult | None] = [
@@ -108,24 +110,29 @@ def run_batch(
     done_count = len(samples) - len(pending)
     progress: Callable[[int, int], None] | None = options.on_progress
     stream = ResultStream(options.output, append=options.resume) if options.output else None
-    chunks = _chunks(pending, options.chunk_size)
     batches: Iterable[list[tuple[int, EvalResult]]] = (
-        _on_executor(plan, chunks, options, samples)
+        _on_executor(plan, _chunks(pending, options.chunk_size), options, samples)
         if options.executor is not None
-        else (evaluate_chunk(plan, chunk) for chunk in chunks)
+        else (evaluate_chunk(plan, [item]) for item in pending)  # progress after each sample
     )
+    unwritten: list[tuple[str, EvalResult]] = []
     try:
         for batch in batches:
-            if stream is not None:
-                stream.write((keys[index], result) for index, result in batch)
             for index, result in batch:
                 results[index] = result
+                unwritten.append((keys[index], result))
                 done_count += 1
                 if progress is not None:
                     progress(done_count, len(samples))
+            if stream is not None and len(unwritten) >= options.chunk_size:
+                stream.write(unwritten)
+                unwritten.clear()
     finally:
         if stream is not None:
-            stream.close()
+            try:
+                stream.write(unwritten)  # also when interrupted: keep every finished result
+            finally:
+                stream.close()
     return [r for r in results if r is not None]
 
 
