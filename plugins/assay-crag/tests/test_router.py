@@ -191,3 +191,15 @@ def test_refiner_is_pluggable(france: QualityInput) -> None:
     )
     refined = router.classify(france).action.refined_context
     assert refined is not None and refined.text == "Paris is the capital of France"
+
+
+def test_hook_module_imports_nothing_heavy() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, assay_crag.plugin; "
+        "print(sorted(m for m in ('numpy', 'scipy', 'assay_calibration.drift') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
