@@ -17,7 +17,11 @@ _json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON 
 
 @click.group(name="gate")
 def gate_group() -> None:
-    """Calibrated pass / fail / escalate decisions from quality scores (Bayes factors)."""
+    """Calibrated pass / fail / escalate decisions from quality scores (Bayes factors).
+
+    Exit codes: 0 success (every output passed, or an informational command), 2 usage or
+    input error, 30 a fail decision, 40 an escalate decision (and no fail).
+    """
 
 
 def _decision_exit_code(actions: list[str]) -> int:
