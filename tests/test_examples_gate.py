@@ -66,3 +66,10 @@ def test_halueval_example_prints_the_report_its_header_shows():
     escalated = float(re.search(r"escalated: ([\d.]+)", lines[2]).group(1))
     brier = float(re.search(r"Brier ([\d.]+)", lines[3]).group(1))
     assert accuracy > 0.9 and escalated < 0.2 and brier < 0.1
+
+
+def test_the_worked_example_in_docs_shows_the_examples_real_output():
+    printed = _header_block(EXAMPLES / "sealed_decision.py", "Prints (exactly):")
+    doc = (REPO_ROOT / "docs" / "gate.md").read_text(encoding="utf-8")
+    missing = [line for line in printed if line not in doc]
+    assert not missing, f"docs/gate.md is out of date with the example: {missing}"
