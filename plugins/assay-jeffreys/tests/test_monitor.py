@@ -84,12 +84,12 @@ def test_drift_fires_on_a_shifted_stream_and_is_sealed():
     alerts = monitor.drift_alerts
     assert alerts, "a mean shift from 0.8 to 0.375 must be detected"
     first = alerts[0]
-    assert (first.dimension, first.hypothesis, first.event["direction"]) == (
+    assert (first.dimension, first.stream, first.event["direction"]) == (
         "factuality",
         "high",
         "decrease",
     )
-    assert 300 < first.observation <= 330
+    assert 300 < first.sequence <= 330
     sealed = [e.payload for e in monitor.audit_trail() if e.payload["kind"] == "drift"]
     assert (
         sealed[0]["dimension"] == "factuality" and sealed[0]["event"]["detector"] == "page_hinkley"
@@ -123,3 +123,18 @@ def test_a_custom_manager_and_policy_are_used(history):
     decision = monitor.record({"factuality": 0.5})
     assert decision.rationale == "expected-loss"
     assert monitor.models()[0].weight == 2.0
+
+
+def test_drift_on_the_recorded_traffic_fires_when_it_shifts_and_not_before(history):
+    rng = make_generator(24)
+    monitor = OutputGateMonitor().fit(history)
+    for x in rng.beta(5, 3, 400).tolist():  # a steady mix of outputs
+        monitor.record({"factuality": x})
+    assert monitor.drift_alerts == []
+    for x in rng.beta(2, 6, 60).tolist():  # the upstream scorer or the traffic changed
+        monitor.record({"factuality": x})
+    recorded = [a for a in monitor.drift_alerts if a.stream == "recorded"]
+    assert recorded and recorded[0].dimension == "factuality"
+    assert 400 < recorded[0].sequence <= 430
+    kinds = [e.payload["kind"] for e in monitor.audit_trail()]
+    assert kinds.count("decision") == 460 and "drift" in kinds

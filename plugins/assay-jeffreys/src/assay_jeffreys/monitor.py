@@ -1,6 +1,6 @@
 """The monitored gate: every decision sealed in an audit chain, labeled outcomes folded back
-into the calibration, assumptions re-assessed on each fit, drift watched per dimension and
-hypothesis."""
+into the calibration, assumptions re-assessed on each fit, drift watched per dimension on the
+labeled scores of each hypothesis and on the recorded traffic."""
 
 from __future__ import annotations
 
@@ -41,20 +41,23 @@ def default_drift_detector() -> Any:
 
 @attrs.frozen
 class DriftAlert:
-    """A change detected in one dimension's labeled score stream.
+    """A change detected in one dimension's score stream.
 
     Attributes:
         dimension: the dimension whose scores moved.
-        hypothesis: ``"high"`` or ``"low"``: which labeled stream.
-        observation: the monitor-wide count of labeled observations when it fired (1-based).
+        stream: ``"high"`` or ``"low"`` for the labeled scores of that hypothesis (the
+            calibration data), ``"recorded"`` for the scores of every decided output (the
+            traffic, labeled or not).
+        sequence: how many items of that kind the monitor had seen when it fired (labeled
+            observations for ``"high"`` / ``"low"``, recorded decisions for ``"recorded"``).
         event: the detector's :class:`assay_calibration.drift.DriftEvent` as a JSON dict
             (``detector``, ``index`` within the stream, ``statistic``, ``threshold``,
             ``direction``, ``meanBefore``).
     """
 
     dimension: str
-    hypothesis: str
-    observation: int
+    stream: str
+    sequence: int
     event: Mapping[str, Any] = attrs.field(converter=dict)
 
 
@@ -71,8 +74,9 @@ class OutputGateMonitor:
         inadequate.
     :param require_independence: escalate while the last fit's report flags dependent
         dimensions.
-    :param drift_detector: a factory of detectors with ``update(x) -> event | None`` (one per
-        dimension and hypothesis), or ``None`` to watch no drift.
+    :param drift_detector: a factory of detectors with ``update(x) -> event | None``: one runs
+        on each dimension's labeled scores per hypothesis and one on each dimension's recorded
+        scores; ``None`` to watch no drift.
     :param alpha: significance level of the goodness-of-fit test.
     :param dependence_threshold: correlation at or above which a pair is dependent.
     """
@@ -102,6 +106,7 @@ class OutputGateMonitor:
         self._detectors: dict[tuple[str, str], Any] = {}
         self._history: list[LabeledObservation] = []
         self._alerts: list[DriftAlert] = []
+        self._recorded = 0
         self._assumptions: AssumptionReport | None = None
 
     @property
@@ -138,6 +143,9 @@ class OutputGateMonitor:
         GateDecision>, "policy": {...}}`` plus ``"context"`` when given (an id, a trace, any
         JSON object).
 
+        Each recorded score also feeds the dimension's ``"recorded"`` drift detector; a firing
+        one adds a :class:`DriftAlert` and seals ``{"kind": "drift", ...}`` after the decision.
+
         :raises AssayError: ``INVALID_STATE`` when no dimension is known yet (nothing to weigh
             the scores against); otherwise as :func:`~assay_jeffreys.evaluate`.
         """
@@ -158,6 +166,10 @@ class OutputGateMonitor:
         if context is not None:
             payload["context"] = dict(context)
         self.chain.append(payload, timestamp)
+        self._recorded += 1
+        if self._drift_factory is not None:
+            for dimension, value in values.items():
+                self._watch(dimension, "recorded", value, self._recorded, timestamp)
         return decision
 
     def observe(
@@ -173,17 +185,19 @@ class OutputGateMonitor:
         self._history.append(obs)
         if self._drift_factory is not None:
             for score in obs.scores:
-                self._watch(score.dimension, obs.label, score.value, timestamp)
+                self._watch(score.dimension, obs.label, score.value, len(self._history), timestamp)
         return self
 
-    def _watch(self, dimension: str, label: str, value: float, timestamp: str | None) -> None:
-        key = (dimension, label)
+    def _watch(
+        self, dimension: str, stream: str, value: float, sequence: int, timestamp: str | None
+    ) -> None:
+        key = (dimension, stream)
         if key not in self._detectors:
             self._detectors[key] = self._drift_factory()  # type: ignore[misc]
         event = self._detectors[key].update(value)
         if event is None:
             return
-        alert = DriftAlert(dimension, label, len(self._history), event.to_dict())
+        alert = DriftAlert(dimension, stream, sequence, event.to_dict())
         self._alerts.append(alert)
         self.chain.append({"kind": "drift", **to_wire(alert)}, timestamp)
 
