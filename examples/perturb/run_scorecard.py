@@ -10,6 +10,8 @@ one line per case with its baseline action and each variant's action, then the o
     warranty-single-source: baseline review; reorder-1 review, pad-1 review, swap abstain
     invariance 1.00  sensitivity 1.00  failed 0
 
+It needs the scorecard's Dimension plugins installed (uv run --all-packages ...); without them
+`assay score` fails and the script prints "every baseline failed: ..." and exits 1.
 The recommended action ignores the order of the passages and added filler, and moves when the
 supporting evidence is swapped for contradicting (or absent) evidence.
 """
@@ -39,6 +41,10 @@ def main() -> int:
         )
         config, text = assay_perturb.load_config(config_file)
         run = assay_perturb.run_check(config, workdir=work, config_text=text)
+        if run.all_baselines_failed:  # e.g. no Dimension plugin installed for `assay score`
+            first = run.cases[0].baseline_runs[0]
+            print(f"every baseline failed: {first.failure}: {first.stderr_tail.strip()}")
+            return 1
         for case in run.cases:
             variants = ", ".join(f"{o.variant} {o.decision}" for o in case.variants)
             print(f"{case.name}: baseline {case.baseline_decision}; {variants}")
