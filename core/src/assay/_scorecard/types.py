@@ -241,7 +241,7 @@ class DimensionScore:
     normalized: float
     explanation: str
     breakdown: DimensionBreakdown
-    warnings: tuple[ScoreWarning, ...] | None = attrs.field(default=(), converter=_tuple_or_none)
+    warnings: tuple[ScoreWarning, ...] | None = ()
 
 
 @attrs.frozen
@@ -324,17 +324,18 @@ def dimension_score(
     """
     if normalized is None:
         normalized = js_round(raw / max_points * 100) if max_points else 0.0
+    # positional construction: this runs for every dimension of every scored answer
     return DimensionScore(
-        raw=raw,
-        max=max_points,
-        normalized=normalized,
-        explanation=explanation,
-        breakdown=DimensionBreakdown(
-            components=components if components is not None else {},
-            adjustments=adjustments if adjustments is not None else {},
-            diagnostics=diagnostics if diagnostics is not None else {},
-            uncapped_raw=raw if uncapped_raw is None else uncapped_raw,
-            raw=raw,
+        raw,
+        max_points,
+        normalized,
+        explanation,
+        DimensionBreakdown(
+            components if components is not None else {},
+            adjustments if adjustments is not None else {},
+            diagnostics if diagnostics is not None else {},
+            raw if uncapped_raw is None else uncapped_raw,
+            raw,
         ),
-        warnings=warnings,
+        None if warnings is None else tuple(warnings),
     )

@@ -169,19 +169,22 @@ class RetrievalConfidence(assay.Dimension):
     extension = False
 
     def __init__(self) -> None:
-        self._settings_cache: tuple[int, Mapping[str, Any] | None, RetrievalSettings] | None = None
+        # resolved settings per config section object; the section is kept so its id stays valid
+        self._settings_cache: dict[int, tuple[Any, RetrievalSettings]] = {}
 
     def validate_config(self, config: Mapping[str, Any]) -> None:
         RetrievalSettings.from_config(config)
 
     def settings(self, config: Mapping[str, Any]) -> RetrievalSettings:
-        """The resolved settings for ``config`` (memoized for the last config seen)."""
+        """The resolved settings for ``config`` (memoized per config section, 64 at most)."""
         section = config.get("retrieval")
-        cache = self._settings_cache
-        if cache is not None and cache[0] == id(section) and cache[1] is section:
-            return cache[2]
+        hit = self._settings_cache.get(id(section))
+        if hit is not None and hit[0] is section:
+            return hit[1]
         settings = RetrievalSettings.from_config(config)
-        self._settings_cache = (id(section), section, settings)
+        if len(self._settings_cache) >= 64:
+            self._settings_cache.clear()
+        self._settings_cache[id(section)] = (section, settings)
         return settings
 
     def score(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> assay.DimensionScore:
