@@ -10,10 +10,12 @@ which floating-point sums run.
 from __future__ import annotations
 
 import math
+import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from functools import reduce
-from operator import add, mul
+from functools import partial, reduce
+from itertools import repeat
+from operator import add, mul, truediv
 from typing import NamedTuple
 
 from assay_faithfulness.jsnumbers import js_log
@@ -115,6 +117,20 @@ def token_f1_of_counts(
     return 2 * precision * recall / (precision + recall)
 
 
+def _reduce_sum(values: Sequence[float]) -> float:
+    return reduce(add, values, 0.0)
+
+
+if sys.version_info < (3, 12):
+    # Before 3.12, sum() adds floats one after the other in a C double: exactly the reference's
+    # left-to-right loop, and ten times faster than reduce(add, ...).
+    sequential_sum = partial(sum, start=0.0)
+else:
+    # From 3.12, sum() compensates rounding errors (Neumaier), which changes the last bits.
+    sequential_sum = _reduce_sum
+sequential_sum.__doc__ = "``((0.0 + v0) + v1) + ...``: the plain left-to-right float sum."
+
+
 class PairSide(NamedTuple):
     """One text's side of a two-text TF-IDF cosine, precomputed once per text.
 
@@ -134,7 +150,7 @@ class PairSide(NamedTuple):
 
 def pair_side(counts: Mapping[str, int], length: int) -> PairSide:
     """The :class:`PairSide` of a text with these token ``counts`` and ``length`` tokens."""
-    alone = [(count / length) * _IDF_IN_ONE for count in counts.values()]
+    alone = list(map(mul, map(truediv, counts.values(), repeat(length)), repeat(_IDF_IN_ONE)))
     return PairSide(
         counts,
         length,
@@ -173,5 +189,5 @@ def pair_cosine(query: PairSide, document: PairSide) -> float:
         squares = squares.copy()
         for position, square in shared_positions:
             squares[position] = square
-    norm_document = reduce(add, squares, 0.0)
+    norm_document = sequential_sum(squares)
     return dot / (math.sqrt(norm_query) * math.sqrt(norm_document))
