@@ -138,3 +138,60 @@ def test_drift_on_the_recorded_traffic_fires_when_it_shifts_and_not_before(histo
     assert 400 < recorded[0].sequence <= 430
     kinds = [e.payload["kind"] for e in monitor.audit_trail()]
     assert kinds.count("decision") == 460 and "drift" in kinds
+
+
+def test_a_monitor_snapshot_resumes_exactly_where_it_left_off(tmp_path, history):
+    import json
+
+    rng = make_generator(25)
+    original = OutputGateMonitor(
+        policy={"kind": "decision-theoretic", "priorHighQuality": 0.4},
+        chain=AuditChain(tmp_path / "chain.jsonl"),
+        require_independence=True,
+    ).fit(history[:300])
+    for x in rng.beta(5, 3, 50).tolist():
+        original.record({"factuality": x, "relevance": 0.5})
+    saved = json.loads(json.dumps(original.snapshot()))
+    copy = OutputGateMonitor.from_snapshot(saved, chain=AuditChain(tmp_path / "copy.jsonl"))
+    assert copy.models() == original.models()
+    assert copy.assumptions == original.assumptions
+    later_scores = rng.beta(2, 6, 60).tolist()
+    later_labels = history[300:340]
+    for monitor in (original, copy):
+        for x in later_scores:
+            monitor.record({"factuality": x, "relevance": 0.5})
+        monitor.fit(later_labels)
+    assert copy.drift_alerts == original.drift_alerts and original.drift_alerts
+    assert copy.snapshot() == original.snapshot()
+    assert copy.record({"factuality": 0.7}) == original.record({"factuality": 0.7})
+
+
+def test_malformed_monitor_snapshots_raise_invalid_snapshot(history):
+    good = OutputGateMonitor().fit(history[:40]).snapshot()
+    for broken in (
+        None,
+        {**good, "policy": {"kind": "vote"}},
+        {**good, "history": [{"scores": {"factuality": 2}, "label": "high"}]},
+        {
+            **good,
+            "detectors": [
+                {"dimension": "factuality", "stream": "high", "state": {"detector": "x"}}
+            ],
+        },
+        {**good, "alerts": [{"dimension": "factuality"}]},
+    ):
+        with pytest.raises(assay.AssayError) as info:
+            OutputGateMonitor.from_snapshot(broken)
+        assert info.value.code == "INVALID_SNAPSHOT"
+    monitor = OutputGateMonitor(policy=_ForeignPolicy()).fit(history[:10])
+    with pytest.raises(assay.AssayError) as info:
+        monitor.snapshot()  # a policy without details() cannot be saved
+    assert info.value.code == "INVALID_STATE"
+
+
+class _ForeignPolicy:
+    name = "foreign"
+    evidence_type = object
+
+    def decide(self, evidence):
+        return assay.Decision("escalate", "foreign", "always")

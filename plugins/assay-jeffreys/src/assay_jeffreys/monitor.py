@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import attrs
+from assay import AssayError
 from assay.audit import AuditChain, AuditEntry
 
 from assay_jeffreys.diagnostics import (
@@ -15,7 +16,7 @@ from assay_jeffreys.diagnostics import (
     DEFAULT_DEPENDENCE_THRESHOLD,
     assess_assumptions,
 )
-from assay_jeffreys.errors import INVALID_STATE, fail
+from assay_jeffreys.errors import INVALID_SNAPSHOT, INVALID_STATE, fail
 from assay_jeffreys.gate import evaluate, resolve_policy
 from assay_jeffreys.hypothesis import HypothesisManager
 from assay_jeffreys.scores import observation_from_wire, to_score_map
@@ -219,3 +220,95 @@ class OutputGateMonitor:
     def audit_trail(self) -> list[AuditEntry]:
         """The sealed chain's entries, oldest first."""
         return self.chain.entries()
+
+    def snapshot(self) -> dict[str, Any]:
+        """The monitor's state as JSON (the chain itself lives in its own file): calibration,
+        policy, guard flags, labeled history, drift detectors and alerts.
+
+        :raises AssayError: ``INVALID_STATE`` when the policy or a drift detector cannot be
+            described as JSON (a policy without ``details()``, a detector without
+            ``snapshot()``).
+        """
+        if not hasattr(self.policy, "details"):
+            fail(INVALID_STATE, f"policy {self.policy!r} has no details() to snapshot", "policy")
+        detectors = []
+        for (dimension, stream), detector in self._detectors.items():
+            if not hasattr(detector, "snapshot"):
+                fail(INVALID_STATE, f"detector {detector!r} cannot be snapshotted", "detectors")
+            detectors.append(
+                {"dimension": dimension, "stream": stream, "state": detector.snapshot()}
+            )
+        return {
+            "manager": self.manager.snapshot(),
+            "policy": self.policy.details(),
+            "requireGoodnessOfFit": self.require_goodness_of_fit,
+            "requireIndependence": self.require_independence,
+            "alpha": self.alpha,
+            "dependenceThreshold": self.dependence_threshold,
+            "assessed": self._assumptions is not None,
+            "history": [
+                {"scores": {s.dimension: s.value for s in o.scores}, "label": o.label}
+                for o in self._history
+            ],
+            "recorded": self._recorded,
+            "alerts": [to_wire(alert) for alert in self._alerts],
+            "detectors": detectors,
+        }
+
+    @classmethod
+    def from_snapshot(
+        cls,
+        data: Any,
+        chain: AuditChain | None = None,
+        drift_detector: Callable[[], Any] | None = default_drift_detector,
+    ) -> OutputGateMonitor:
+        """Rebuild a monitor from :meth:`snapshot` output; it then behaves as the original
+        would (same decisions, same drift alerts) on the same inputs.
+
+        :param chain: the chain to keep sealing into (typically ``AuditChain(path)`` of the
+            same file).
+        :param drift_detector: the factory for streams not in the snapshot (``None`` turns
+            drift watching off, dropping the saved detectors).
+        :raises AssayError: ``INVALID_SNAPSHOT`` when malformed.
+        """
+        from assay_calibration.drift import Cusum, PageHinkley
+
+        from assay_jeffreys.policies import policy_from_config
+
+        if not isinstance(data, Mapping):
+            fail(INVALID_SNAPSHOT, "a monitor snapshot must be an object", "snapshot")
+        try:
+            monitor = cls(
+                HypothesisManager.from_snapshot(data.get("manager")),
+                policy_from_config(data.get("policy"), "snapshot.policy"),
+                chain,
+                require_goodness_of_fit=bool(data.get("requireGoodnessOfFit", False)),
+                require_independence=bool(data.get("requireIndependence", False)),
+                drift_detector=drift_detector,
+                alpha=data.get("alpha", DEFAULT_ALPHA),
+                dependence_threshold=data.get("dependenceThreshold", DEFAULT_DEPENDENCE_THRESHOLD),
+            )
+            monitor._history = [
+                observation_from_wire(o, f"snapshot.history[{i}]")
+                for i, o in enumerate(data.get("history", []))
+            ]
+            monitor._recorded = int(data.get("recorded", 0))
+            monitor._alerts = [
+                DriftAlert(a["dimension"], a["stream"], a["sequence"], a["event"])
+                for a in data.get("alerts", [])
+            ]
+            kinds = {"page_hinkley": PageHinkley, "cusum": Cusum}
+            if drift_detector is not None:
+                for item in data.get("detectors", []):
+                    state = item["state"]
+                    detector = kinds[state["detector"]].from_snapshot(state)
+                    monitor._detectors[(item["dimension"], item["stream"])] = detector
+        except AssayError as exc:
+            fail(INVALID_SNAPSHOT, exc.message, exc.path or "snapshot")
+        except (KeyError, TypeError, ValueError) as exc:
+            fail(INVALID_SNAPSHOT, f"malformed monitor snapshot: {exc!r}", "snapshot")
+        if data.get("assessed") and monitor._history:
+            monitor._assumptions = assess_assumptions(
+                monitor._history, monitor.models(), monitor.alpha, monitor.dependence_threshold
+            )
+        return monitor
