@@ -26,7 +26,7 @@ Unknown keys are refused. Every problem raises :class:`assay.AssayError` with co
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +60,16 @@ _TOP_KEYS = {
 }
 
 
+def _strings(items: Iterable[str]) -> tuple[str, ...]:
+    return tuple(items)
+
+
+def _pairs(
+    items: Iterable[tuple[str, Mapping[str, Any]]],
+) -> tuple[tuple[str, Mapping[str, Any]], ...]:
+    return tuple(items)
+
+
 @attrs.frozen
 class PerturbConfig:
     """A validated run configuration.
@@ -78,13 +88,13 @@ class PerturbConfig:
         cache: whether finished invocations are reused from the run directory.
     """
 
-    command: tuple[str, ...] = attrs.field(converter=tuple)
+    command: tuple[str, ...] = attrs.field(converter=_strings)
     decision_field: str
     decision_type: str = "enum"
     distance: str = ""
     cases_dir: str = "cases"
     perturbations: tuple[tuple[str, Mapping[str, Any]], ...] = attrs.field(
-        converter=tuple, factory=lambda: tuple(_DEFAULT_PERTURBATIONS.items())
+        converter=_pairs, factory=lambda: tuple(_DEFAULT_PERTURBATIONS.items())
     )
     seed: int = 0
     timeout: float = 60.0
@@ -222,7 +232,7 @@ def load_config(path: str | Path = CONFIG_FILE) -> tuple[PerturbConfig, str]:
     :raises assay.AssayError: ``CONFIG_NOT_FOUND`` when missing or unreadable; ``INVALID_CONFIG``
         when not YAML (path ``file:line``) or not a valid configuration.
     """
-    import yaml  # lazy: keeps `assay plugins` fast
+    import yaml  # type: ignore[import-untyped]  # lazy: keeps `assay plugins` fast
 
     file = Path(path)
     try:

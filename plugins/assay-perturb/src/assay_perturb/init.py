@@ -108,8 +108,8 @@ class InitOutcome:
         problem: why not ok (exit code 2), with the stderr tail when the pipeline failed.
     """
 
-    wrote: tuple[str, ...] = attrs.field(converter=tuple)
-    kept: tuple[str, ...] = attrs.field(converter=tuple)
+    wrote: tuple[str, ...]
+    kept: tuple[str, ...]
     ok: bool
     decision: Any = None
     problem: str | None = None
@@ -176,9 +176,9 @@ def _judge(result: Any, config: PerturbConfig, wrote: list[str], kept: list[str]
         problem = f"the pipeline failed on the example case: {why}"
         if tail:
             problem += f"\nstderr (tail):\n{tail}"
-        return InitOutcome(wrote, kept, False, problem=problem)
+        return InitOutcome(tuple(wrote), tuple(kept), False, problem=problem)
     try:
         value = decision_from_output(result.stdout, config.decision_field, config.decision_type)
     except DecisionError as exc:
-        return InitOutcome(wrote, kept, False, problem=exc.message)
-    return InitOutcome(wrote, kept, True, decision=value)
+        return InitOutcome(tuple(wrote), tuple(kept), False, problem=exc.message)
+    return InitOutcome(tuple(wrote), tuple(kept), True, decision=value)

@@ -63,7 +63,7 @@ class Outcome:
     perturbation: str
     signal: str | None
     description: str
-    chunk_ids: tuple[str, ...] = attrs.field(converter=tuple)
+    chunk_ids: tuple[str, ...]
     folder: str
     decision: Any
     failure: str | None
@@ -119,8 +119,8 @@ class CaseResult:
     source: str | None
     query: str
     baseline_decision: Any
-    baseline_runs: tuple[Outcome, ...] = attrs.field(converter=tuple)
-    variants: tuple[Outcome, ...] = attrs.field(converter=tuple)
+    baseline_runs: tuple[Outcome, ...]
+    variants: tuple[Outcome, ...]
     expected_decision: Any
     expected_matches: bool | None
     invariance: float | None
@@ -185,11 +185,11 @@ class RunResult:
             ``failed``: failed ones.
     """
 
-    cases: tuple[CaseResult, ...] = attrs.field(converter=tuple)
+    cases: tuple[CaseResult, ...]
     invariance: float | None
     sensitivity: float | None
     nondeterminism: float | None
-    by_perturbation: tuple[SignalSummary, ...] = attrs.field(converter=tuple)
+    by_perturbation: tuple[SignalSummary, ...]
     decision_field: str
     decision_type: str
     distance: str
@@ -297,7 +297,7 @@ def score_run(
                     perturbation=item.variant.perturbation,
                     signal=item.signal,
                     description=item.variant.description,
-                    chunk_ids=[c.id for c in item.variant.chunks],
+                    chunk_ids=tuple(c.id for c in item.variant.chunks),
                     folder=item.invocation.folder,
                     decision=decision,
                     failure=failure,
@@ -331,8 +331,8 @@ def score_run(
                 source=plan.case.source,
                 query=plan.case.query,
                 baseline_decision=reference,
-                baseline_runs=baseline_runs,
-                variants=variants,
+                baseline_runs=tuple(baseline_runs),
+                variants=tuple(variants),
                 expected_decision=plan.case.expected_decision,
                 expected_matches=_expected(
                     plan.case.expected_decision, reference if found else None, decision_type
@@ -350,11 +350,11 @@ def score_run(
         summaries.append(SignalSummary(name, signal, len(values), failed[0], value))
     used = [results[i.invocation.key] for p in planned for i in p.all]
     return RunResult(
-        cases=cases,
+        cases=tuple(cases),
         invariance=None if overall_invariance is None else 1.0 - overall_invariance,
         sensitivity=_mean(pooled["sensitivity"]),
         nondeterminism=_mean(repeats),
-        by_perturbation=summaries,
+        by_perturbation=tuple(summaries),
         decision_field=field,
         decision_type=decision_type,
         distance=distance_name,
