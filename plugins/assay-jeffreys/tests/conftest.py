@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from assay_jeffreys import BetaParams, DimensionModel
 
 

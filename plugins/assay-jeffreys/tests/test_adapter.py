@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 
-import assay
 import pytest
+
+import assay
 from assay_jeffreys import BAYES_OUTPUT_GATE_TOOL, describe_tool, run_tool, to_wire
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import math
 
-import assay
 import pytest
-from assay_jeffreys import bayes_factor, jeffreys_strength
 from scipy import stats
+
+import assay
+from assay_jeffreys import bayes_factor, jeffreys_strength
 
 
 @pytest.mark.parametrize(

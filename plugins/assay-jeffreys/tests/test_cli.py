@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from click.testing import CliRunner
+
 from assay.audit import read_chain_file, verify_chain
 from assay.cli import AssayGroup
 from assay_jeffreys import plugin, to_wire
-from click.testing import CliRunner
 
 
 def _cli() -> AssayGroup:

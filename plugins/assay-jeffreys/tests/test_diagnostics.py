@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 
-import assay
 import numpy as np
 import pytest
+from scipy import stats
+
+import assay
 from assay_jeffreys import (
     BetaParams,
     HypothesisManager,
@@ -16,7 +18,6 @@ from assay_jeffreys import (
 )
 from assay_jeffreys.diagnostics import ks_critical_value
 from assay_jeffreys.sampling import make_generator
-from scipy import stats
 
 
 def test_ks_statistic_matches_scipy_kstest():

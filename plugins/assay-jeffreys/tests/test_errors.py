@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 
-import assay
 import pytest
+
+import assay
 from assay_jeffreys import (
     BayesFactorPolicy,
     BetaModel,

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import math
 
-import assay
 import numpy as np
 import pytest
+
+import assay
 from assay_jeffreys import (
     AssumptionReport,
     BayesFactorPolicy,

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import math
 
-import assay
 import pytest
+from scipy import stats
+
+import assay
 from assay_jeffreys import (
     BetaParams,
     log_binary_marginal_likelihood,
@@ -13,7 +15,6 @@ from assay_jeffreys import (
     log_vector_likelihood,
 )
 from assay_jeffreys.likelihood import SCORE_EPSILON
-from scipy import stats
 
 PARAMS = [(0.5, 0.5), (1.0, 1.0), (2.0, 1.0), (1.0, 2.0), (7.3, 1.9), (120.0, 45.5), (0.2, 3.0)]
 SCORES = [1e-4, 0.01, 0.25, 0.5, 0.73, 0.99, 1 - 1e-4]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 
-import assay
 import pytest
+
+import assay
 from assay_jeffreys import load_history, load_models, load_score_vectors
 
 

@@ -7,8 +7,9 @@ import sys
 from pathlib import Path
 
 import anyio
-import assay
 import pytest
+
+import assay
 from assay_jeffreys import to_wire
 
 mcp = pytest.importorskip("mcp", reason="needs the extra assay-jeffreys[mcp]")

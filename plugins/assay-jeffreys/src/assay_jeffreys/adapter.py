@@ -132,7 +132,8 @@ def _handle(arguments: Any) -> dict[str, Any]:
     models = models_from_wire(arguments["models"], "models")
     policy_config = arguments.get("policy")
     policy = BayesFactorPolicy() if policy_config is None else policy_from_config(policy_config)
-    return to_wire(evaluate(arguments["scores"], models, policy))
+    wire: dict[str, Any] = to_wire(evaluate(arguments["scores"], models, policy))
+    return wire
 
 
 @attrs.frozen

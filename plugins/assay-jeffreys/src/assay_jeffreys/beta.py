@@ -13,7 +13,6 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from assay import AssayError
-
 from assay_jeffreys.errors import INVALID_OBSERVATION, INVALID_SNAPSHOT, NUMERIC, fail
 from assay_jeffreys.types import BetaParams
 

@@ -42,7 +42,6 @@ def decision_calibration(
         :mod:`assay_calibration.probability` (``INVALID_INPUT``, ``INVALID_CONFIG``).
     """
     from assay_calibration.probability import reliability_table
-
     from assay_jeffreys.types import check_hypothesis
 
     labels = [

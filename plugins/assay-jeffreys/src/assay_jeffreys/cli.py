@@ -91,7 +91,6 @@ def decide_command(
     """
     from assay.audit import AuditChain
     from assay.cli import echo_json
-
     from assay_jeffreys.hypothesis import HypothesisManager
     from assay_jeffreys.loaders import load_history, load_score_vectors
     from assay_jeffreys.monitor import OutputGateMonitor
@@ -133,7 +132,6 @@ def decide_command(
 def bayes_factor_command(models: str, scores: str, as_json: bool) -> None:
     """The Bayes factor of each output in SCORES against the dimension models in MODELS."""
     from assay.cli import echo_json
-
     from assay_jeffreys.bayesfactor import bayes_factor
     from assay_jeffreys.loaders import load_models, load_score_vectors
     from assay_jeffreys.wire import to_wire
@@ -168,7 +166,6 @@ def calibrate_command(history: str, alpha: float, threshold: float, as_json: boo
     """Fit on HISTORY; report the goodness of fit per dimension and hypothesis, and the
     dependence between dimensions within each hypothesis."""
     from assay.cli import echo_json
-
     from assay_jeffreys.diagnostics import dependence_by_hypothesis, fit_checks
     from assay_jeffreys.hypothesis import HypothesisManager
     from assay_jeffreys.loaders import load_history

@@ -26,7 +26,13 @@ from assay_jeffreys.gate import evaluate, resolve_policy
 from assay_jeffreys.hypothesis import HypothesisManager
 from assay_jeffreys.policies import BayesFactorPolicy, posterior_high_quality
 from assay_jeffreys.scores import observation_from_wire
-from assay_jeffreys.types import DependenceDiagnostic, DimensionModel, LabeledObservation
+from assay_jeffreys.types import (
+    DependenceDiagnostic,
+    DimensionModel,
+    LabeledObservation,
+    as_dict,
+    as_tuple,
+)
 
 __all__ = ["GateExperiment", "run_gate_experiment"]
 
@@ -59,9 +65,9 @@ class GateExperiment:
     posterior_accuracy: float
     prior_high_quality: float
     calibration: DecisionCalibration
-    models: tuple[DimensionModel, ...] = attrs.field(converter=tuple)
-    fits: tuple[FitCheck, ...] = attrs.field(converter=tuple)
-    dependence: Mapping[str, DependenceDiagnostic] = attrs.field(converter=dict)
+    models: tuple[DimensionModel, ...] = attrs.field(converter=as_tuple)
+    fits: tuple[FitCheck, ...] = attrs.field(converter=as_tuple)
+    dependence: Mapping[str, DependenceDiagnostic] = attrs.field(converter=as_dict)
 
 
 def _observations(items: Sequence[Any], name: str) -> list[LabeledObservation]:

@@ -23,7 +23,8 @@ def resolve_policy(policy: Any) -> Any:
 
 def _outcome(policy: Any, result: Any) -> PolicyOutcome:
     if hasattr(policy, "assess"):
-        return policy.assess(result.log_bayes_factor)
+        outcome: PolicyOutcome = policy.assess(result.log_bayes_factor)
+        return outcome
     decision = policy.decide(result)  # any assay.Policy accepting a BayesFactorResult
     return PolicyOutcome(decision.action, decision.rule, decision.reason)
 

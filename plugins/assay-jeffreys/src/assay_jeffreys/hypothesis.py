@@ -7,8 +7,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import attrs
-from assay import AssayError
 
+from assay import AssayError
 from assay_jeffreys.beta import BetaModel
 from assay_jeffreys.errors import INVALID_CONFIG, INVALID_DIMENSION, INVALID_SNAPSHOT, fail
 from assay_jeffreys.scores import observation_from_wire

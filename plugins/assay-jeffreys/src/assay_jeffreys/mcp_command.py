@@ -43,7 +43,6 @@ SCORECARD_DESCRIPTION = (
 
 def _scorecard(arguments: Any) -> dict[str, Any]:
     import assay
-
     from assay_jeffreys.wire import json_safe
 
     if not isinstance(arguments, dict) or "inputs" not in arguments:
@@ -52,7 +51,8 @@ def _scorecard(arguments: Any) -> dict[str, Any]:
     if unknown:
         raise assay.AssayError(INVALID_CONFIG, f"unknown field(s) {', '.join(unknown)}", "input")
     card = assay.compute_confidence(arguments["inputs"], arguments.get("config"))
-    return json_safe(assay.scorecard_to_wire(card))
+    wire: dict[str, Any] = json_safe(assay.scorecard_to_wire(card))
+    return wire
 
 
 def build_tools() -> list[Any]:
@@ -69,9 +69,10 @@ def build_server() -> Any:
     """A low-level :class:`mcp.server.Server` serving :func:`build_tools`."""
     import json
 
-    import assay
     import mcp_types as types
     from mcp.server import Server
+
+    import assay
 
     tools = {tool.name: tool for tool in build_tools()}
 

@@ -8,9 +8,9 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import attrs
+
 from assay import AssayError
 from assay.audit import AuditChain, AuditEntry
-
 from assay_jeffreys.diagnostics import (
     DEFAULT_ALPHA,
     DEFAULT_DEPENDENCE_THRESHOLD,
@@ -26,6 +26,7 @@ from assay_jeffreys.types import (
     GateDecision,
     GateGuards,
     LabeledObservation,
+    as_dict,
 )
 from assay_jeffreys.wire import to_wire
 
@@ -59,7 +60,7 @@ class DriftAlert:
     dimension: str
     stream: str
     sequence: int
-    event: Mapping[str, Any] = attrs.field(converter=dict)
+    event: Mapping[str, Any] = attrs.field(converter=as_dict)
 
 
 class OutputGateMonitor:
@@ -272,7 +273,6 @@ class OutputGateMonitor:
         :raises AssayError: ``INVALID_SNAPSHOT`` when malformed.
         """
         from assay_calibration.drift import Cusum, PageHinkley
-
         from assay_jeffreys.policies import policy_from_config
 
         if not isinstance(data, Mapping):
@@ -297,7 +297,10 @@ class OutputGateMonitor:
                 DriftAlert(a["dimension"], a["stream"], a["sequence"], a["event"])
                 for a in data.get("alerts", [])
             ]
-            kinds = {"page_hinkley": PageHinkley, "cusum": Cusum}
+            kinds: dict[str, type[PageHinkley] | type[Cusum]] = {
+                "page_hinkley": PageHinkley,
+                "cusum": Cusum,
+            }
             if drift_detector is not None:
                 for item in data.get("detectors", []):
                     state = item["state"]

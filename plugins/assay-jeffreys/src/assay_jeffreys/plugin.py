@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
-import assay
 import click
+
+import assay
 
 
 @assay.hookimpl

@@ -17,9 +17,9 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-import assay
 import attrs
 
+import assay
 from assay_jeffreys.bayesfactor import safe_exp
 from assay_jeffreys.errors import INVALID_CONFIG, NUMERIC, fail
 from assay_jeffreys.types import BayesFactorResult, ExpectedLoss
@@ -320,6 +320,9 @@ def policy_from_config(
     if unknown:
         fail(INVALID_CONFIG, f"unknown field(s) {', '.join(unknown)} for {kind}", path)
     try:
-        return cls(**{keys[k]: v for k, v in config.items() if k != "kind"})
+        policy: BayesFactorPolicy | DecisionTheoreticPolicy = cls(
+            **{keys[k]: v for k, v in config.items() if k != "kind"}
+        )
+        return policy
     except assay.AssayError as exc:
         fail(exc.code, exc.message, f"{path}.{exc.path}")

@@ -7,6 +7,7 @@ Validation happens at construction, so a record that exists is well formed. JSON
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 import attrs
@@ -38,6 +39,16 @@ HypothesisKind = Literal["high", "low"]
 GateAction = Literal["pass", "fail", "escalate"]
 HYPOTHESES: tuple[str, str] = ("high", "low")
 ACTIONS: tuple[str, str, str] = ("pass", "fail", "escalate")
+
+
+def as_tuple(values: Iterable[Any]) -> tuple[Any, ...]:
+    """``tuple(values)``, typed for the attrs converters of the records below."""
+    return tuple(values)
+
+
+def as_dict(values: Mapping[str, Any]) -> dict[str, Any]:
+    """``dict(values)``, typed for the attrs converters of the records below."""
+    return dict(values)
 
 
 def check_hypothesis(label: Any, path: str = "label") -> str:
@@ -126,7 +137,7 @@ class LabeledObservation:
         label: ``"high"`` or ``"low"`` (``INVALID_HYPOTHESIS`` otherwise).
     """
 
-    scores: tuple[QualityScore, ...] = attrs.field(converter=tuple)
+    scores: tuple[QualityScore, ...] = attrs.field(converter=as_tuple)
     label: str = attrs.field()
 
     @label.validator
@@ -169,7 +180,7 @@ class BayesFactorResult:
     bayes_factor: float
     favored: str
     strength: str
-    contributions: tuple[DimensionContribution, ...] = attrs.field(converter=tuple)
+    contributions: tuple[DimensionContribution, ...] = attrs.field(converter=as_tuple)
 
 
 @attrs.frozen
@@ -200,8 +211,8 @@ class AssumptionReport:
 
     goodness_of_fit_adequate: bool
     independence_assumption_safe: bool
-    inadequate_dimensions: tuple[str, ...] = attrs.field(converter=tuple, factory=tuple)
-    dependent_pairs: tuple[str, ...] = attrs.field(converter=tuple, factory=tuple)
+    inadequate_dimensions: tuple[str, ...] = attrs.field(converter=as_tuple, factory=tuple)
+    dependent_pairs: tuple[str, ...] = attrs.field(converter=as_tuple, factory=tuple)
 
 
 @attrs.frozen
@@ -255,7 +266,7 @@ class GateDecision:
     log_bayes_factor: float
     strength: str
     rationale: str
-    contributions: tuple[DimensionContribution, ...] = attrs.field(converter=tuple)
+    contributions: tuple[DimensionContribution, ...] = attrs.field(converter=as_tuple)
     reason: str = ""
     posterior_high_quality: float | None = None
     expected_loss: ExpectedLoss | None = None
@@ -309,9 +320,9 @@ class DependenceDiagnostic:
         threshold: the threshold applied.
     """
 
-    dimensions: tuple[str, ...] = attrs.field(converter=tuple)
-    pairs: tuple[DimensionCorrelation, ...] = attrs.field(converter=tuple)
-    flagged: tuple[DimensionCorrelation, ...] = attrs.field(converter=tuple)
+    dimensions: tuple[str, ...] = attrs.field(converter=as_tuple)
+    pairs: tuple[DimensionCorrelation, ...] = attrs.field(converter=as_tuple)
+    flagged: tuple[DimensionCorrelation, ...] = attrs.field(converter=as_tuple)
     max_abs_correlation: float
     independence_assumption_safe: bool
     threshold: float
