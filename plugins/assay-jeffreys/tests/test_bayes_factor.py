@@ -95,3 +95,23 @@ def test_bad_scores_raise_invalid_score(models, scores, path):
     with pytest.raises(assay.AssayError) as info:
         bayes_factor(scores, models)
     assert (info.value.code, info.value.path) == ("INVALID_SCORE", path)
+
+
+def test_binary_bayes_factor_is_the_ratio_of_beta_binomial_marginals(models):
+    from assay_jeffreys import BayesFactorPolicy, binary_bayes_factor
+
+    result = binary_bayes_factor({"factuality": (7, 9), "relevance": (1, 4)}, models)
+    f = stats.betabinom.logpmf(7, 9, 8, 2) - stats.betabinom.logpmf(7, 9, 2, 6)
+    r = 0.5 * (stats.betabinom.logpmf(1, 4, 6, 3) - stats.betabinom.logpmf(1, 4, 3, 5))
+    assert result.log_bayes_factor == pytest.approx(f + r, abs=1e-12)
+    assert [c.score for c in result.contributions] == [7 / 9, 0.25]
+    # BF = 8.90: substantial evidence for high, short of the pass threshold of 10.
+    assert result.bayes_factor == pytest.approx(8.900320959157977, rel=1e-12)
+    assert result.strength == "substantial-high"
+    assert BayesFactorPolicy().decide(result).action == "escalate"
+    assert BayesFactorPolicy(pass_above=8).decide(result).action == "pass"
+    assert binary_bayes_factor({"factuality": (0, 0)}, models).log_bayes_factor == 0.0
+    for bad in ({"factuality": (3, 2)}, {"factuality": (1.5, 2)}, {"factuality": 3}):
+        with pytest.raises(assay.AssayError) as info:
+            binary_bayes_factor(bad, models)
+        assert info.value.code == "INVALID_OBSERVATION"

@@ -43,6 +43,7 @@ _EXPORTS = {
     "log_vector_likelihood": "likelihood",
     "bayes_factor": "bayesfactor",
     "jeffreys_strength": "bayesfactor",
+    "binary_bayes_factor": "bayesfactor",
     "to_score_map": "scores",
     # policies
     "BayesFactorPolicy": "policies",

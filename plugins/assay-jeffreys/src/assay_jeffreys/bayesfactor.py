@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from assay_jeffreys.likelihood import clamp_score, log_beta
+from assay_jeffreys.errors import INVALID_OBSERVATION, fail
+from assay_jeffreys.likelihood import clamp_score, log_beta, log_binary_marginal_likelihood
 from assay_jeffreys.scores import to_score_map
 from assay_jeffreys.types import BayesFactorResult, DimensionContribution, DimensionModel
 
@@ -14,6 +15,7 @@ __all__ = [
     "JEFFREYS_BOUNDARIES",
     "STRENGTHS",
     "bayes_factor",
+    "binary_bayes_factor",
     "favored_hypothesis",
     "jeffreys_strength",
     "safe_exp",
@@ -103,6 +105,44 @@ def bayes_factor(scores: Any, models: Sequence[DimensionModel]) -> BayesFactorRe
         )
         total += log_bf
         contributions.append(DimensionContribution(model.dimension, x, log_bf, model.weight))
+    strength = jeffreys_strength(total)
+    return BayesFactorResult(
+        total, safe_exp(total), favored_hypothesis(strength), strength, contributions
+    )
+
+
+def binary_bayes_factor(
+    outcomes: Mapping[str, tuple[int, int]], models: Sequence[DimensionModel]
+) -> BayesFactorResult:
+    """The Bayes factor of binary pass / fail outcomes (the seed's second mode).
+
+    ``outcomes`` maps a dimension to ``(successes, trials)``, e.g. 7 of 9 checks passed. Under
+    each hypothesis the pass rate has that hypothesis's Beta as prior, so the evidence of a
+    dimension is the ratio of Beta-Binomial marginal likelihoods (the binomial coefficient
+    cancels): ``w * (ln BB(k; n, a_high, b_high) - ln BB(k; n, a_low, b_low))``. Contributions
+    report ``k / n`` as the score (0 when ``n == 0``, which contributes nothing). A policy
+    decides on the result like on :func:`bayes_factor`'s.
+
+    :raises AssayError: ``INVALID_OBSERVATION`` unless each pair is two integers with
+        ``0 <= successes <= trials``.
+    """
+    contributions = []
+    total = 0.0
+    for model in models:
+        if model.dimension not in outcomes:
+            continue
+        pair = outcomes[model.dimension]
+        if not isinstance(pair, tuple | list) or len(pair) != 2:
+            fail(INVALID_OBSERVATION, "expected (successes, trials)", f"outcomes.{model.dimension}")
+        k, n = pair
+        log_bf = model.weight * (
+            log_binary_marginal_likelihood(k, n, model.high)
+            - log_binary_marginal_likelihood(k, n, model.low)
+        )
+        total += log_bf
+        contributions.append(
+            DimensionContribution(model.dimension, k / n if n else 0.0, log_bf, model.weight)
+        )
     strength = jeffreys_strength(total)
     return BayesFactorResult(
         total, safe_exp(total), favored_hypothesis(strength), strength, contributions
