@@ -12,9 +12,10 @@ import math
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import assay
 import assay_faithfulness as af
-import pytest
 
 VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "metrics"
 

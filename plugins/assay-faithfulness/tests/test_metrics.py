@@ -2,9 +2,10 @@
 
 from typing import Any
 
+import pytest
+
 import assay
 import assay_faithfulness as af
-import pytest
 
 SAMPLE = assay.EvalSample(
     question="What is retrieval-augmented generation?",

@@ -13,7 +13,6 @@ from functools import cached_property
 from typing import Any
 
 import assay
-
 from assay_faithfulness.codes import INVALID_CONTEXTS, INVALID_SAMPLE, MISSING_ANSWER
 from assay_faithfulness.features import TextFeatures, text_features
 from assay_faithfulness.ngrams import ngram_set

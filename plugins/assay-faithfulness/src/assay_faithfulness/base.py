@@ -13,7 +13,6 @@ import math
 from typing import Any, ClassVar, NamedTuple
 
 import assay
-
 from assay_faithfulness.analysis import SampleAnalysis, shared_analysis
 from assay_faithfulness.codes import INVALID_THRESHOLD
 from assay_faithfulness.options import HeuristicOptions, heuristic_options

@@ -6,9 +6,9 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-import assay
 import attrs
 
+import assay
 from assay_faithfulness.codes import INVALID_OPTION
 from assay_faithfulness.ngrams import DEFAULT_NGRAM_SIZES, DEFAULT_NGRAM_WEIGHTS, resolve_weights
 

@@ -4,7 +4,6 @@ plugin's own extra metrics (not in the default set)."""
 from __future__ import annotations
 
 import assay
-
 from assay_faithfulness.standalone import DEFAULT_METRIC_IDS, SEED_METRICS, extra_metrics
 
 

@@ -7,7 +7,6 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 import assay
-
 from assay_faithfulness.answer_metrics import (
     AnswerCorrectness,
     AnswerRelevance,

@@ -105,11 +105,14 @@ def token_f1_of_counts(
     """:func:`token_f1` from token counts and token totals."""
     if not reference_length or not hypothesis_length:
         return 0.0
-    common = 0
-    for token, count in hypothesis_counts.items():
-        other = reference_counts.get(token)
-        if other:
-            common += min(count, other)
+    shared = hypothesis_counts.keys() & reference_counts.keys()
+    common = sum(
+        map(
+            min,
+            map(hypothesis_counts.__getitem__, shared),
+            map(reference_counts.__getitem__, shared),
+        )
+    )
     if common == 0:
         return 0.0
     precision = common / hypothesis_length
