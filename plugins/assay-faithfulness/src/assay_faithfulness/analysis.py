@@ -15,7 +15,7 @@ from typing import Any
 import assay
 from assay_faithfulness.codes import INVALID_CONTEXTS, INVALID_SAMPLE, MISSING_ANSWER
 from assay_faithfulness.features import TextFeatures, text_features
-from assay_faithfulness.ngrams import ngram_set
+from assay_faithfulness.ngrams import ngram_set, overlap_rows
 from assay_faithfulness.text import split_sentences
 from assay_faithfulness.tfidf import PairSide, pair_side
 
@@ -81,6 +81,7 @@ class SampleAnalysis:
         self.sample = sample
         self.has_ground_truth = bool(sample.ground_truth)
         self._sets: dict[tuple[str, int], list[frozenset[Any]]] = {}
+        self._overlaps: dict[tuple[str, int], list[list[float]]] = {}
 
     @cached_property
     def question(self) -> TextFeatures:
@@ -136,6 +137,18 @@ class SampleAnalysis:
         if sets is None:
             sets = self._sets[key] = self._compute_sets(part, n)
         return sets
+
+    def context_overlaps(self, part: str, n: int) -> list[list[float]]:
+        """``rows[i][c]``: the n-gram overlap of the i-th text of ``part`` with context c
+        (computed once per sample: faithfulness and hallucination rate share the unigram
+        rows of the answer sentences)."""
+        key = ("overlaps:" + part, n)
+        rows = self._overlaps.get(key)
+        if rows is None:
+            rows = self._overlaps[key] = overlap_rows(
+                self.ngram_sets(part, n), self.ngram_sets("contexts", n)
+            )
+        return rows
 
     def _compute_sets(self, part: str, n: int) -> list[frozenset[Any]]:
         if part == "question":

@@ -4,9 +4,6 @@ docs/metrics.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
 from assay_faithfulness.analysis import SampleAnalysis
 from assay_faithfulness.base import HeuristicMetric, Measured, Signal
 from assay_faithfulness.jsnumbers import to_fixed3
@@ -22,23 +19,6 @@ LOW_SCORE = 0.5
 """Answer relevance and answer correctness warn below this score."""
 
 
-def best_unigram_overlap(
-    sentence_set: frozenset[Any], context_sets: Sequence[frozenset[Any]]
-) -> float:
-    """The largest unigram Jaccard of a sentence with any context (0 when none is larger)."""
-    if not sentence_set:  # Jaccard is 1 against an empty context, else 0
-        return 1.0 if not all(context_sets) else 0.0
-    best = 0.0
-    size = len(sentence_set)
-    for context_set in context_sets:
-        if context_set:
-            common = len(sentence_set & context_set)
-            value = common / (size + len(context_set) - common)
-            if value > best:
-                best = value
-    return best
-
-
 class Faithfulness(HeuristicMetric):
     """Is the answer supported by the contexts? Mean over answer sentences of the best weighted
     n-gram overlap with any context; 0 with no sentences or no contexts."""
@@ -52,19 +32,14 @@ class Faithfulness(HeuristicMetric):
         if not sentences or not analysis.sample.contexts:
             return Measured(0.0, "No answer sentences or context chunks to evaluate.")
         sizes, weights = options.ngram_sizes, options.resolved_weights
-        per_size_sentences = [analysis.ngram_sets("answer_sentences", n) for n in sizes]
-        per_size_contexts = [analysis.ngram_sets("contexts", n) for n in sizes]
+        rows_by_size = [analysis.context_overlaps("answer_sentences", n) for n in sizes]
+        context_count = len(analysis.sample.contexts)
         supports: list[float] = []
         signals: list[Signal] = []
         total = 0.0
         for i, sentence in enumerate(sentences):
             best = running_max(
-                weighted_overlaps(
-                    [sets[i] for sets in per_size_sentences],
-                    per_size_contexts,
-                    weights,
-                    len(analysis.sample.contexts),
-                )
+                weighted_overlaps([rows[i] for rows in rows_by_size], weights, context_count)
             )
             supports.append(best)
             total += best
@@ -177,10 +152,9 @@ class HallucinationRate(HeuristicMetric):
         if not sentences:
             return Measured(0.0, "Answer produced no sentences to evaluate.")
         cut = options.claim_support_threshold
-        context_sets = analysis.ngram_sets("contexts", 1)
         signals: list[Signal] = []
-        for i, sentence_set in enumerate(analysis.ngram_sets("answer_sentences", 1)):
-            best = best_unigram_overlap(sentence_set, context_sets)
+        for i, row in enumerate(analysis.context_overlaps("answer_sentences", 1)):
+            best = running_max(row)
             if best < cut:
                 signals.append(
                     Signal(

@@ -4,10 +4,9 @@ relevance. Formulas, cut-offs and wording follow the reference exactly (see docs
 from __future__ import annotations
 
 from assay_faithfulness.analysis import SampleAnalysis
-from assay_faithfulness.answer_metrics import best_unigram_overlap
 from assay_faithfulness.base import HeuristicMetric, Measured, Signal
 from assay_faithfulness.jsnumbers import js_number_text, to_fixed3
-from assay_faithfulness.ngrams import weighted_overlaps
+from assay_faithfulness.ngrams import running_max, weighted_overlaps
 from assay_faithfulness.options import HeuristicOptions
 from assay_faithfulness.tfidf import pair_cosine
 
@@ -72,11 +71,10 @@ class ContextRecall(HeuristicMetric):
         sentences = analysis.ground_truth_sentences
         if not sentences or not analysis.sample.contexts:
             return Measured(0.0, "No ground truth sentences or context chunks to evaluate.")
-        context_sets = analysis.ngram_sets("contexts", 1)
         covered = sum(
             1
-            for sentence_set in analysis.ngram_sets("ground_truth_sentences", 1)
-            if best_unigram_overlap(sentence_set, context_sets) >= COVERAGE
+            for row in analysis.context_overlaps("ground_truth_sentences", 1)
+            if running_max(row) >= COVERAGE
         )
         score = covered / len(sentences)
         return Measured(
@@ -101,10 +99,9 @@ class ContextRelevance(HeuristicMetric):
         if not contexts:
             return Measured(0.0, "No context chunks provided.")
         sizes, weights = options.ngram_sizes, options.resolved_weights
-        question_sets = [analysis.ngram_sets("question", n)[0] for n in sizes]
-        per_size_contexts = [analysis.ngram_sets("contexts", n) for n in sizes]
+        rows_by_size = [analysis.context_overlaps("question", n)[0] for n in sizes]
         cut = options.chunk_relevance_threshold
-        values = weighted_overlaps(question_sets, per_size_contexts, weights, len(contexts))
+        values = weighted_overlaps(rows_by_size, weights, len(contexts))
         relevant = sum(1 for value in values if value >= cut)
         score = relevant / len(contexts)
         return Measured(

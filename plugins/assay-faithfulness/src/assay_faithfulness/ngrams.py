@@ -19,6 +19,7 @@ __all__ = [
     "jaccard",
     "ngram_overlap",
     "ngram_set",
+    "overlap_rows",
     "running_max",
     "weighted_ngram_overlap",
     "weighted_overlaps",
@@ -93,19 +94,32 @@ def weighted_overlap_of_sets(
     return 0.0 if weight_sum == 0 else total / weight_sum
 
 
-def weighted_overlaps(
-    sets_a: Sequence[frozenset[Any]],
-    candidates_by_size: Sequence[Sequence[frozenset[Any]]],
-    weights: Sequence[float],
-    count: int,
-) -> list[float]:
-    """The weighted overlap of one text with each of ``count`` candidate texts.
+def overlap_rows(
+    sets_a: Sequence[frozenset[Any]], sets_b: Sequence[frozenset[Any]]
+) -> list[list[float]]:
+    """``rows[i][j] == jaccard(sets_a[i], sets_b[j])``: every overlap of two lists of texts,
+    computed once and shared by the metrics that need them."""
+    rows = []
+    for a in sets_a:
+        size_a = len(a)
+        row = []
+        for b in sets_b:
+            if a and b:
+                common = len(a & b)
+                row.append(common / (size_a + len(b) - common))
+            else:
+                row.append(0.0 if a or b else 1.0)
+        rows.append(row)
+    return rows
 
-    ``sets_a[k]`` is the text's n-gram set for the k-th size, ``candidates_by_size[k][c]`` the
-    c-th candidate's; each value is computed exactly as :func:`weighted_overlap_of_sets` does
-    (0 for every candidate when the weights sum to 0 or there are no sizes).
-    This is the hot loop of faithfulness and context relevance, hence written out by hand.
-    """
+
+def weighted_overlaps(
+    overlaps_by_size: Sequence[Sequence[float]], weights: Sequence[float], count: int
+) -> list[float]:
+    """Weighted overlaps of one text with ``count`` candidates from its overlaps at each size
+    (``overlaps_by_size[k][c]``): ``sum_k(overlap * w_k) / sum_k(w_k)``, summed left to right
+    exactly as :func:`weighted_overlap_of_sets`; all 0 when the weights sum to 0 (or there are
+    no sizes)."""
     weight_sum = 0.0
     for weight in weights:
         weight_sum += weight
@@ -116,13 +130,7 @@ def weighted_overlaps(
     for c in range(count):
         total = 0.0
         for k in sizes:
-            a = sets_a[k]
-            b = candidates_by_size[k][c]
-            if a and b:
-                common = len(a & b)
-                total += common / (len(a) + len(b) - common) * weights[k]
-            elif not a and not b:
-                total += weights[k]  # both empty: overlap 1
+            total += overlaps_by_size[k][c] * weights[k]
         values.append(total / weight_sum)
     return values
 

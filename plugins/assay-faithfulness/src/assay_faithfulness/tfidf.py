@@ -140,14 +140,14 @@ class PairSide(NamedTuple):
     Attributes:
         counts: token -> count, in first-occurrence order.
         length: the number of tokens.
-        index: token -> its position in ``counts``.
+        terms: the tokens of ``counts``, in order.
         squares_alone: per token, ``((count / length) * idf)**2`` (as a product) with the IDF of
             a term only this text holds.
     """
 
     counts: Mapping[str, int]
     length: int
-    index: dict[str, int]
+    terms: list[str]
     squares_alone: list[float]
 
 
@@ -157,7 +157,7 @@ def pair_side(counts: Mapping[str, int], length: int) -> PairSide:
     return PairSide(
         counts,
         length,
-        dict(zip(counts, range(len(counts)), strict=True)),
+        list(counts),
         list(map(mul, alone, alone)),
     )
 
@@ -168,7 +168,7 @@ def pair_cosine(query: PairSide, document: PairSide) -> float:
     In a two-text corpus a term's IDF is ``ln(3/3) + 1`` when both texts hold it, else
     ``ln(3/2) + 1``. The query (the short question) is walked term by term, as the reference
     does; the document's squared norm is the same left-to-right sum of the same squares, taken
-    from the precomputed lists with the shared terms patched in.
+    from the precomputed list with the shared terms' squares put in their place.
     """
     query_length, document_length = query.length, document.length
     if query_length == 0 or document_length == 0:
@@ -176,7 +176,7 @@ def pair_cosine(query: PairSide, document: PairSide) -> float:
     document_counts = document.counts
     dot = 0.0
     norm_query = 0.0
-    shared_positions = []
+    shared_squares: dict[str, float] = {}
     for term, count in query.counts.items():
         other = document_counts.get(term)
         if other is None:
@@ -185,12 +185,11 @@ def pair_cosine(query: PairSide, document: PairSide) -> float:
             value = (count / query_length) * _IDF_IN_BOTH
             shared = (other / document_length) * _IDF_IN_BOTH
             dot += value * shared
-            shared_positions.append((document.index[term], shared * shared))
+            shared_squares[term] = shared * shared
         norm_query += value * value
-    squares = document.squares_alone
-    if shared_positions:
-        squares = squares.copy()
-        for position, square in shared_positions:
-            squares[position] = square
-    norm_document = sequential_sum(squares)
+    if not shared_squares:
+        return 0.0  # dot == 0: the cosine is 0 whatever the norms
+    # Each document term's square, the shared terms' with their own IDF, summed in order.
+    squares = map(shared_squares.get, document.terms, document.squares_alone)
+    norm_document = sequential_sum(list(squares))
     return dot / (math.sqrt(norm_query) * math.sqrt(norm_document))
