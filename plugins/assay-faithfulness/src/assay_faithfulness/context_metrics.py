@@ -31,7 +31,17 @@ class ContextPrecision(HeuristicMetric):
         if not contexts:
             return Measured(0.0, "No context chunks provided.")
         question = analysis.question.pair_side
-        similarities = [pair_cosine(question, features.pair_side) for features in analysis.contexts]
+        question_tokens = analysis.ngram_sets("question", 1)[0]
+        # A chunk that shares no token with the question has cosine 0: its TF-IDF side (token
+        # counts and squares) is then not needed at all.
+        similarities = [
+            0.0
+            if question_tokens.isdisjoint(chunk_tokens)
+            else pair_cosine(question, features.pair_side)
+            for features, chunk_tokens in zip(
+                analysis.contexts, analysis.ngram_sets("contexts", 1), strict=True
+            )
+        ]
         total = 0.0
         for value in similarities:
             total += value
