@@ -50,3 +50,16 @@ def test_wire_ids_map_both_ways() -> None:
         assert af.WIRE_IDS[metric.id] == metric.wire_id
         assert af.metric_id_from_wire(metric.wire_id) == metric.id
     assert af.get_metric("hallucinationRate") is af.get_metric("hallucination_rate")
+
+
+def test_loading_the_plugin_does_not_build_the_tokenizer_tables() -> None:
+    # The punctuation table scans every code point (~0.3 s); discovery must not pay for it.
+    import subprocess
+    import sys
+
+    code = (
+        "import assay; assay.build_registry(); import assay_faithfulness.text as t; "
+        "print(t._token_patterns.cache_info().currsize)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "0"
