@@ -14,7 +14,7 @@ from typing import Any
 
 import assay
 from assay_faithfulness.codes import INVALID_CONTEXTS, INVALID_SAMPLE, MISSING_ANSWER
-from assay_faithfulness.features import TextFeatures, text_features
+from assay_faithfulness.features import TextFeatures, sentence_features, text_features
 from assay_faithfulness.ngrams import ngram_set, overlap_rows
 from assay_faithfulness.text import split_sentences
 from assay_faithfulness.tfidf import PairSide, pair_side
@@ -98,7 +98,7 @@ class SampleAnalysis:
     @cached_property
     def answer_parts(self) -> list[TextFeatures]:
         """Features of each answer sentence."""
-        return [text_features(sentence) for sentence in self.answer_sentences]
+        return [sentence_features(sentence) for sentence in self.answer_sentences]
 
     @cached_property
     def ground_truth_sentences(self) -> list[str]:
@@ -107,7 +107,7 @@ class SampleAnalysis:
     @cached_property
     def ground_truth_parts(self) -> list[TextFeatures]:
         """Features of each ground-truth sentence."""
-        return [text_features(sentence) for sentence in self.ground_truth_sentences]
+        return [sentence_features(sentence) for sentence in self.ground_truth_sentences]
 
     # Sentences are cut at whitespace, which also separates tokens, and lowercasing never looks
     # across whitespace; so a text's tokens are its sentences' tokens, one after the other.

@@ -2,7 +2,7 @@
 
 Retrieved chunks repeat across the samples of a dataset (the same passage is retrieved for many
 questions: in the conformance samples, 1,141 context slots hold 465 distinct texts), so the work
-on a text is keyed by the text itself and kept in a bounded LRU cache. The features are a pure
+on a passage (or question) is keyed by the text itself and kept in a bounded LRU cache. The features are a pure
 function of the text: the cache changes speed, never a score.
 """
 
@@ -16,10 +16,21 @@ from assay_faithfulness.ngrams import ngram_set
 from assay_faithfulness.text import tokenize
 from assay_faithfulness.tfidf import PairSide, pair_side
 
-__all__ = ["TEXT_CACHE_SIZE", "TextFeatures", "clear_text_cache", "text_features"]
+__all__ = [
+    "SENTENCE_CACHE_SIZE",
+    "TEXT_CACHE_SIZE",
+    "TextFeatures",
+    "clear_text_cache",
+    "sentence_features",
+    "text_features",
+]
 
-TEXT_CACHE_SIZE = 8192
-"""How many distinct texts keep their features (a few MB for passages of a few hundred words)."""
+TEXT_CACHE_SIZE = 1024
+"""How many distinct passages (and questions) keep their features: about 12 kB each for a
+35-word passage, about 100 kB for a 300-word one, so at most about 100 MB."""
+SENTENCE_CACHE_SIZE = 4096
+"""How many distinct answer / ground-truth sentences keep theirs (a few kB each), in a cache of
+their own so that sentences never evict passages."""
 
 
 class TextFeatures:
@@ -65,10 +76,17 @@ class TextFeatures:
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def text_features(text: str) -> TextFeatures:
-    """The (shared, memoized) features of ``text``; treat the result as read-only."""
+    """The (shared, memoized) features of a passage or question; treat them as read-only."""
+    return TextFeatures(text)
+
+
+@lru_cache(maxsize=SENTENCE_CACHE_SIZE)
+def sentence_features(text: str) -> TextFeatures:
+    """The (shared, memoized) features of an answer or ground-truth sentence."""
     return TextFeatures(text)
 
 
 def clear_text_cache() -> None:
     """Forget every memoized text (benchmarks use it to time cold runs)."""
     text_features.cache_clear()
+    sentence_features.cache_clear()
