@@ -8,9 +8,8 @@ obtain it through ``context.shared(ANALYSIS_KEY, ...)`` so that all metrics of a
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from functools import cached_property
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar, overload
 
 import assay
 from assay_faithfulness.codes import INVALID_CONTEXTS, INVALID_SAMPLE, MISSING_ANSWER
@@ -22,6 +21,8 @@ from assay_faithfulness.tfidf import PairSide, pair_side
 __all__ = ["ANALYSIS_KEY", "SampleAnalysis", "analyse", "shared_analysis", "validate_sample"]
 
 ANALYSIS_KEY = "assay_faithfulness.analysis"
+
+T = TypeVar("T")
 
 
 def validate_sample(sample: Any) -> None:
@@ -64,6 +65,26 @@ def validate_sample(sample: Any) -> None:
         )
 
 
+class _lazy(Generic[T]):
+    """A computed-once attribute without :func:`functools.cached_property`'s lock (Python 3.11
+    takes an RLock on every first access; an analysis belongs to one sample and one thread)."""
+
+    def __init__(self, compute: Callable[[Any], T]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    @overload
+    def __get__(self, instance: None, owner: type) -> _lazy[T]: ...
+    @overload
+    def __get__(self, instance: object, owner: type) -> T: ...
+    def __get__(self, instance: object | None, owner: type) -> T | _lazy[T]:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.compute(instance)
+        return value
+
+
 class SampleAnalysis:
     """Lazily computed text features of one validated sample.
 
@@ -83,47 +104,47 @@ class SampleAnalysis:
         self._sets: dict[tuple[str, int], list[frozenset[Any]]] = {}
         self._overlaps: dict[tuple[str, int], list[list[float]]] = {}
 
-    @cached_property
+    @_lazy
     def question(self) -> TextFeatures:
         return text_features(self.sample.question)
 
-    @cached_property
+    @_lazy
     def contexts(self) -> list[TextFeatures]:
         return [text_features(context) for context in self.sample.contexts]
 
-    @cached_property
+    @_lazy
     def answer_sentences(self) -> list[str]:
         return split_sentences(self.sample.answer)
 
-    @cached_property
+    @_lazy
     def answer_parts(self) -> list[TextFeatures]:
         """Features of each answer sentence."""
         return [sentence_features(sentence) for sentence in self.answer_sentences]
 
-    @cached_property
+    @_lazy
     def ground_truth_sentences(self) -> list[str]:
         return split_sentences(self.sample.ground_truth or "")
 
-    @cached_property
+    @_lazy
     def ground_truth_parts(self) -> list[TextFeatures]:
         """Features of each ground-truth sentence."""
         return [sentence_features(sentence) for sentence in self.ground_truth_sentences]
 
     # Sentences are cut at whitespace, which also separates tokens, and lowercasing never looks
     # across whitespace; so a text's tokens are its sentences' tokens, one after the other.
-    @cached_property
+    @_lazy
     def answer_tokens(self) -> list[str]:
         return [token for part in self.answer_parts for token in part.tokens]
 
-    @cached_property
+    @_lazy
     def ground_truth_tokens(self) -> list[str]:
         return [token for part in self.ground_truth_parts for token in part.tokens]
 
-    @cached_property
+    @_lazy
     def ground_truth_counts(self) -> Counter[str]:
         return Counter(self.ground_truth_tokens)
 
-    @cached_property
+    @_lazy
     def answer_pair_side(self) -> PairSide:
         """The answer's side of a two-text TF-IDF cosine."""
         return pair_side(Counter(self.answer_tokens), len(self.answer_tokens))
