@@ -76,7 +76,7 @@ class AnswerRelevance(HeuristicMetric):
             analysis.ngram_sets("question", 1)[0], analysis.ngram_sets("answer", 1)[0]
         )
         score = (similarity + overlap) / 2
-        signals = ()
+        signals: tuple[Signal, ...] = ()
         if score < LOW_SCORE:
             signals = (
                 Signal(
@@ -118,7 +118,7 @@ class AnswerCorrectness(HeuristicMetric):
             analysis.ngram_sets("answer", 1)[0], analysis.ngram_sets("ground_truth", 1)[0]
         )
         score = 0.7 * f1 + 0.3 * overlap
-        signals = ()
+        signals: tuple[Signal, ...] = ()
         if score < LOW_SCORE:
             signals = (
                 Signal(

@@ -47,7 +47,7 @@ class ContextPrecision(HeuristicMetric):
             total += value
         score = total / len(contexts)
         low = [i for i, value in enumerate(similarities) if value < LOW_RELEVANCE]
-        signals = ()
+        signals: tuple[Signal, ...] = ()
         if low:
             signals = (
                 Signal(
