@@ -174,3 +174,23 @@ def test_unknown_metric_id_is_refused() -> None:
     with pytest.raises(assay.AssayError) as caught:
         af.score_sample(SAMPLE, ["fluency"])
     assert caught.value.code == "UNKNOWN_METRIC"
+
+
+def test_scoring_from_several_threads_gives_the_same_results() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from assay_faithfulness.features import clear_text_cache
+
+    samples = [
+        assay.EvalSample(
+            question=f"What does item {i} do?",
+            answer=f"Item {i} stores data. It was made in {1990 + i}. The cache is shared.",
+            contexts=("Items store data in a shared cache.", f"Item {i} was made in {1990 + i}."),
+        )
+        for i in range(40)
+    ]
+    sequential = [af.score_sample(s) for s in samples]
+    clear_text_cache()
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        concurrent = list(pool.map(af.score_sample, samples))
+    assert concurrent == sequential
