@@ -6,8 +6,9 @@ import json
 import math
 from datetime import UTC, datetime
 
-import assay
 import pytest
+
+import assay
 
 
 def test_inputs_to_wire_is_camel_case_and_omits_unset_fields() -> None:
@@ -125,3 +126,16 @@ def test_to_wire_handles_every_scorecard_record() -> None:
         "uncappedRaw": 1,
         "raw": 1,
     }
+
+
+def test_eval_sample_refuses_a_bare_string_as_contexts() -> None:
+    with pytest.raises(assay.AssayError) as caught:
+        assay.EvalSample(question="q", answer="a", contexts="one passage")  # type: ignore[arg-type]
+    assert (caught.value.code, caught.value.path) == ("INVALID_CONTEXTS", "contexts")
+    assert assay.EvalSample(question="q", answer="a", contexts=["p"]).contexts == ("p",)
+
+
+def test_metric_signal_carries_an_optional_stable_id() -> None:
+    signal = assay.MetricSignal("warn", "low support", id="faithfulness-low-support-1")
+    assert signal.id == "faithfulness-low-support-1"
+    assert assay.MetricSignal("info", "x").id is None

@@ -31,6 +31,17 @@ def _strings(value: Iterable[str]) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _contexts(value: Iterable[str]) -> tuple[str, ...]:
+    # a bare string would silently become a tuple of characters
+    if isinstance(value, str):
+        from assay._errors import AssayError
+
+        raise AssayError(
+            "INVALID_CONTEXTS", "contexts must be a list of strings, not one string", "contexts"
+        )
+    return tuple(value)
+
+
 def _signals(value: Iterable[MetricSignal]) -> tuple[MetricSignal, ...]:
     return tuple(value)
 
@@ -78,7 +89,7 @@ class EvalSample:
 
     question: str
     answer: str
-    contexts: tuple[str, ...] = attrs.field(converter=_strings, factory=tuple)
+    contexts: tuple[str, ...] = attrs.field(converter=_contexts, factory=tuple)
     ground_truth: str | None = None
     id: str | None = None
     metadata: Mapping[str, Any] = attrs.field(factory=dict, converter=_frozen_mapping)
@@ -92,11 +103,14 @@ class MetricSignal:
         severity: ``"info"``, ``"warn"`` or ``"error"``.
         message: what was observed, in words.
         evidence: the text or values that support it (e.g. an unsupported sentence).
+        id: a stable identifier of the observation (e.g. ``"faithfulness-low-support-1"``),
+            when the metric gives one.
     """
 
     severity: Severity
     message: str
     evidence: str | None = None
+    id: str | None = None
 
 
 @attrs.frozen
