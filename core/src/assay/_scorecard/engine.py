@@ -15,7 +15,7 @@ from assay._errors import AssayError, ErrorCode
 from assay._plugins import default_registry
 from assay._protocols import Dimension, Policy
 from assay._registry import Registry
-from assay._scorecard.input_checks import check_common_inputs, check_structure
+from assay._scorecard.input_checks import check_common_inputs
 from assay._scorecard.policy import ScorecardEvidence
 from assay._scorecard.presets import DEFAULT_PRESET, Preset
 from assay._scorecard.signal_policy import SignalPolicy
@@ -144,9 +144,16 @@ class Scorer:
             (d for d in self.dimensions if _has_own_checks(d)),
             key=lambda d: getattr(d, "check_order", 1_000),
         )
-        # per dimension: (object, name, weight, counts in tier 1, is an extension)
+        # per dimension: (object, name, weight, counts in tier 1, is an extension, always active)
         self._plan = tuple(
-            (d, d.name, self.weights[d.name], d.tier == 1, getattr(d, "extension", True))
+            (
+                d,
+                d.name,
+                self.weights[d.name],
+                d.tier == 1,
+                getattr(d, "extension", True),
+                not _overrides(d, "is_active"),
+            )
             for d in self.dimensions
         )
 
@@ -173,10 +180,9 @@ class Scorer:
             ``INVALID_INPUT`` (path and message of the first input problem) in strict mode.
         """
         data = inputs if type(inputs) is dict else scoring_inputs_to_wire(inputs)
-        check_structure(data)
+        problems = check_common_inputs(data)  # raises MALFORMED_INPUT on broken structure
         config = self.config
-        active = [entry for entry in self._plan if entry[0].is_active(data, config)]
-        problems = check_common_inputs(data)
+        active = [entry for entry in self._plan if entry[5] or entry[0].is_active(data, config)]
         if self._checkers:
             active_names = {entry[1] for entry in active}
             for dimension in self._checkers:
@@ -190,7 +196,7 @@ class Scorer:
         active_weights: dict[str, float] = {}
         raw_total = max_possible = 0.0
         t1_scaled = t1_weight = t2_scaled = t2_weight = 0.0
-        for dimension, name, weight, tier1_member, _ in active:
+        for dimension, name, weight, tier1_member, _, _ in active:
             score = dimension.score(data, config)
             scores[name] = score
             scaled = score.raw / score.max * weight
@@ -262,9 +268,15 @@ class Scorer:
         return f"<Scorer preset={self.preset.name} dimensions=[{names}] policy={self.policy.name}>"
 
 
+def _overrides(dimension: Dimension, method_name: str) -> bool:
+    """Whether ``dimension`` has its own ``method_name`` rather than the protocol's default
+    (an object that does not subclass Dimension always counts as having its own)."""
+    method = getattr(type(dimension), method_name, None)
+    return method is not None and method is not getattr(Dimension, method_name)
+
+
 def _has_own_checks(dimension: Dimension) -> bool:
-    method = getattr(type(dimension), "check_inputs", None)
-    return method is not None and method is not Dimension.check_inputs
+    return _overrides(dimension, "check_inputs")
 
 
 def _merge_warnings(

@@ -30,54 +30,55 @@ _METHOD = "Retrieval method scores should be finite numbers in the 0-1 range."
 def _in_unit_range(value: Any) -> bool:
     kind = type(value)
     if kind is float or kind is int:  # fast path; NaN and infinities fail the comparison
-        return 0 <= value <= 1
+        return bool(0 <= value <= 1)
     return is_finite_number(value) and 0 <= value <= 1
+
+
+def _malformed(message: str, path: str | None = None) -> AssayError:
+    return AssayError(ErrorCode.MALFORMED_INPUT, message, path)
 
 
 def check_structure(inputs: Any) -> None:
     """Raise ``MALFORMED_INPUT`` for input the scorer cannot read at all: not an object, no
     ``candidates`` array, a candidate that is not an object or has no ``retrievalScores``
     object. (The reference crashes with a TypeError on these.)"""
-    if not isinstance(inputs, Mapping):
-        raise AssayError(
-            ErrorCode.MALFORMED_INPUT,
-            f"scoring inputs must be a JSON object, not {type(inputs).__name__}",
-        )
+    check_common_inputs(inputs)
+
+
+def check_common_inputs(inputs: Any) -> list[ScoreWarning]:
+    """Structure check (see :func:`check_structure`) and the common part of V, in the
+    reference's order, in one pass over the candidates.
+
+    :raises AssayError: ``MALFORMED_INPUT`` for structurally broken input.
+    """
+    if type(inputs) is not dict and not isinstance(inputs, Mapping):
+        raise _malformed(f"scoring inputs must be a JSON object, not {type(inputs).__name__}")
     candidates = inputs.get("candidates")
-    if not isinstance(candidates, list | tuple):
-        raise AssayError(
-            ErrorCode.MALFORMED_INPUT, "candidates must be an array of candidates", "candidates"
-        )
-    for index, candidate in enumerate(candidates):
-        if not isinstance(candidate, Mapping):
-            raise AssayError(
-                ErrorCode.MALFORMED_INPUT, "a candidate must be an object", f"candidates[{index}]"
-            )
-        if not isinstance(candidate.get("retrievalScores"), Mapping):
-            raise AssayError(
-                ErrorCode.MALFORMED_INPUT,
-                "retrievalScores must be an object of method -> score",
-                f"candidates[{index}].retrievalScores",
-            )
-
-
-def check_common_inputs(inputs: Mapping[str, Any]) -> list[ScoreWarning]:
-    """The common part of V, in the reference's order."""
+    if type(candidates) is not list and not isinstance(candidates, list | tuple):
+        raise _malformed("candidates must be an array of candidates", "candidates")
     warnings: list[ScoreWarning] = []
     if inputs.get("documentsSilent") is True:
         warnings.append(DOCUMENTS_SILENT)
-    candidates = inputs["candidates"]
     if not candidates:
         warnings.append(MISSING_CANDIDATES)
     for index, candidate in enumerate(candidates):
-        if not _in_unit_range(candidate.get("combinedScore")):
+        if type(candidate) is not dict and not isinstance(candidate, Mapping):
+            raise _malformed("a candidate must be an object", f"candidates[{index}]")
+        scores = candidate.get("retrievalScores")
+        if type(scores) is not dict and not isinstance(scores, Mapping):
+            raise _malformed(
+                "retrievalScores must be an object of method -> score",
+                f"candidates[{index}].retrievalScores",
+            )
+        combined = candidate.get("combinedScore")
+        if not (type(combined) is float and 0 <= combined <= 1) and not _in_unit_range(combined):
             warnings.append(
                 ScoreWarning(
                     "input-out-of-range", "warn", _COMBINED, f"candidates[{index}].combinedScore"
                 )
             )
-        for method, score in candidate["retrievalScores"].items():
-            if not _in_unit_range(score):
+        for method, score in scores.items():
+            if not (type(score) is float and 0 <= score <= 1) and not _in_unit_range(score):
                 warnings.append(
                     ScoreWarning(
                         "input-out-of-range",
