@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 
 import numpy as np
+
 from assay_calibration.drift import Cusum, PageHinkley
 from assay_calibration.probability import brier_score, reliability_table
 from assay_calibration.score_bands import analyze_calibration

@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+
 from assay_jeffreys import (
     BayesFactorPolicy,
     BetaParams,

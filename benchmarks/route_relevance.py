@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+
 from assay_crag import CragRouter, QualityInput
 from assay_crag.inputs import AssembledContext, RankedChunk
 

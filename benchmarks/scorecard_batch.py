@@ -54,14 +54,20 @@ def main() -> None:
     single_wire = time.perf_counter() - start
 
     start = time.perf_counter()
-    count = sum(1 for _ in assay.score_many(rows, workers=args.workers, chunk_size=1024, as_wire=True))
+    count = sum(
+        1 for _ in assay.score_many(rows, workers=args.workers, chunk_size=1024, as_wire=True)
+    )
     batch = time.perf_counter() - start
     assert count == len(rows)
 
     print(f"rows: {len(rows)} ({len(base)} distinct default-config inputs)")
-    print(f"one at a time:            {len(rows) / single:>10,.0f} calls/s ({single / len(rows) * 1e6:.1f} us/call)")
+    print(
+        f"one at a time:            {len(rows) / single:>10,.0f} calls/s ({single / len(rows) * 1e6:.1f} us/call)"
+    )
     print(f"one at a time + wire:     {len(rows) / single_wire:>10,.0f} calls/s")
-    print(f"score_many, {args.workers} processes: {len(rows) / batch:>10,.0f} calls/s (with wire dicts)")
+    print(
+        f"score_many, {args.workers} processes: {len(rows) / batch:>10,.0f} calls/s (with wire dicts)"
+    )
 
 
 if __name__ == "__main__":

@@ -42,26 +42,34 @@ class Politeness(assay.Dimension):
 def main() -> None:
     registration = assay.default_registry().register(Politeness())
     print(f"registered: {registration.qualified_name}")
-    scorer = assay.create_scorer(
-        dimensions=["grounding", "retrieval", "consistency", "politeness"]
-    )
+    scorer = assay.create_scorer(dimensions=["grounding", "retrieval", "consistency", "politeness"])
     base = {
         "supportLevel": "high",
         "hasConflict": False,
         "faithfulnessScore": 0.96,
         "citationCount": 3,
         "candidates": [
-            {"retrievalScores": {"dense": 0.9, "bm25": 0.7}, "combinedScore": 0.9, "documentId": "a"},
-            {"retrievalScores": {"dense": 0.8, "bm25": 0.6}, "combinedScore": 0.8, "documentId": "b"},
-            {"retrievalScores": {"dense": 0.7, "bm25": 0.5}, "combinedScore": 0.7, "documentId": "c"},
+            {
+                "retrievalScores": {"dense": 0.9, "bm25": 0.7},
+                "combinedScore": 0.9,
+                "documentId": "a",
+            },
+            {
+                "retrievalScores": {"dense": 0.8, "bm25": 0.6},
+                "combinedScore": 0.8,
+                "documentId": "b",
+            },
+            {
+                "retrievalScores": {"dense": 0.7, "bm25": 0.5},
+                "combinedScore": 0.7,
+                "documentId": "c",
+            },
         ],
     }
     for label, text in (("polite", "Please see section 4."), ("curt", "See section 4.")):
         card = scorer.compute({**base, "answerText": text})
         dim = card.dimensions["politeness"]
-        print(
-            f"{label} answer: politeness {dim.raw:g}/{dim.max:g}, total {js_number(card.total)}"
-        )
+        print(f"{label} answer: politeness {dim.raw:g}/{dim.max:g}, total {js_number(card.total)}")
 
 
 if __name__ == "__main__":

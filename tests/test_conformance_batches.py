@@ -13,8 +13,9 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import assay
 import pytest
+
+import assay
 from assay.evaluation import batch_to_wire, evaluate, evaluate_batch, result_to_wire, snake_case
 
 VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "metrics"

@@ -11,8 +11,9 @@ import math
 from pathlib import Path
 from typing import Any
 
-import assay
 import pytest
+
+import assay
 from assay_bridges import (
     from_custom_judge,
     from_deepeval_like,

@@ -14,8 +14,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import assay
 import pytest
+
+import assay
 from assay_calibration.score_bands import analyze_calibration
 
 CASES = (

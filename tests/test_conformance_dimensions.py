@@ -16,8 +16,9 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-import assay
 import pytest
+
+import assay
 from assay.testing import assert_wire_equal
 from assay_authority import AuthorityDimension
 from assay_corpus import CorpusDimension, IndexIntegrityDimension

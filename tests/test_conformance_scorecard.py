@@ -13,8 +13,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-import assay
 import pytest
+
+import assay
 from assay.testing import assert_wire_equal
 
 VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "scorecard"

@@ -33,7 +33,9 @@ def test_the_table_is_complete() -> None:
     assert {"MALFORMED_INPUT", "INVALID_CONFIG", "INVALID_INPUT"} <= codes
 
 
-@pytest.mark.parametrize(("outcome", "code", "path", "payload"), ROWS, ids=[f"{r[1]}@{r[2]}" for r in ROWS])
+@pytest.mark.parametrize(
+    ("outcome", "code", "path", "payload"), ROWS, ids=[f"{r[1]}@{r[2]}" for r in ROWS]
+)
 def test_row(outcome: str, code: str, path: str, payload: dict) -> None:
     inputs, config = payload["inputs"], payload.get("config", {})
     if outcome in ("error", "strict"):

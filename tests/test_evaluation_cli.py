@@ -13,10 +13,11 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-import assay
 import pytest
-from assay._cli.main import build_cli
 from click.testing import CliRunner
+
+import assay
+from assay._cli.main import build_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "examples" / "evaluation" / "data" / "rag_answers.jsonl"

@@ -4,8 +4,9 @@ sample, not once per metric."""
 
 from __future__ import annotations
 
-import assay
 import pytest
+
+import assay
 from assay.evaluation import evaluate
 
 pytest.importorskip("assay_faithfulness", reason="needs the assay-faithfulness plugin installed")

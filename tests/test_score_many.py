@@ -5,8 +5,9 @@ from __future__ import annotations
 import itertools
 from concurrent.futures import ThreadPoolExecutor
 
-import assay
 import pytest
+
+import assay
 
 
 def answer(n: int) -> dict:

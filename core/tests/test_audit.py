@@ -12,6 +12,7 @@ from pathlib import Path
 
 import attrs
 import pytest
+
 from assay import AssayError
 from assay.audit import (
     GENESIS_HASH,

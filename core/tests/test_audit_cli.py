@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from click.testing import CliRunner
+
 from assay._builtins import audit as audit_builtin
 from assay.audit import AuditChain
 from assay.cli import AssayGroup
-from click.testing import CliRunner
 
 
 def build_cli() -> AssayGroup:

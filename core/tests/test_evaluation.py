@@ -7,8 +7,9 @@ import math
 import sys
 from pathlib import Path
 
-import assay
 import pytest
+
+import assay
 from assay.evaluation import (
     EvaluateOptions,
     SampleContext,

@@ -9,9 +9,10 @@ import sys
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
-import assay
 import attrs
 import pytest
+
+import assay
 from assay.evaluation import batch_to_wire, evaluate_batch, read_results
 
 sys.path.insert(0, str(Path(__file__).parent))

@@ -6,10 +6,11 @@ import json
 import sys
 from pathlib import Path
 
-import assay
 import pytest
-from assay._cli.main import build_cli
 from click.testing import CliRunner
+
+import assay
+from assay._cli.main import build_cli
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_evaluation_toys import ContextCount, TruthOverlap, WordCount, toy_samples

@@ -6,8 +6,9 @@ folder on ``sys.path``, so that process pools can pickle the metrics by referenc
 
 from __future__ import annotations
 
-import assay
 import attrs
+
+import assay
 
 
 @attrs.frozen

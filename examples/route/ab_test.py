@@ -13,6 +13,7 @@ small-sample warning.
 from __future__ import annotations
 
 import numpy as np
+
 from assay_crag.ab import analyze_ab_test
 
 

@@ -25,9 +25,9 @@ from assay._scorecard.engine import (
     compute_confidence,
     create_scorer,
 )
+from assay._scorecard.observability import log_record, otel_attributes, record_on_span
 from assay._scorecard.policy import ScorecardEvidence, ThresholdActionPolicy
 from assay._scorecard.presets import Preset
-from assay._scorecard.observability import log_record, otel_attributes, record_on_span
 from assay._scorecard.render import render_html, render_markdown, render_text
 from assay._scorecard.types import (
     ActionPolicyConfig,

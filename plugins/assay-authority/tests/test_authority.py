@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import assay
 import pytest
+
+import assay
 from assay.testing import check_dimension
 from assay_authority import DEFAULT_TIERS, AuthorityDimension, rank_points
 

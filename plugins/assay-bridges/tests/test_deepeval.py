@@ -1,8 +1,9 @@
 import json
 from types import SimpleNamespace
 
-import assay
 import pytest
+
+import assay
 from assay_bridges import (
     MetricMapping,
     WarningCode,

@@ -1,8 +1,9 @@
 import math
 from fractions import Fraction
 
-import assay
 import pytest
+
+import assay
 from assay_bridges import MetricMapping, normalize_metric_name
 from assay_bridges.extraction import SignalCollector, resolve_mappings
 

@@ -1,5 +1,6 @@
-import assay
 import pytest
+
+import assay
 from assay_bridges import (
     BridgeResult,
     EvaluationSignals,

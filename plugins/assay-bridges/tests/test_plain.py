@@ -1,5 +1,6 @@
-import assay
 import pytest
+
+import assay
 from assay_bridges import from_custom_judge, from_deepeval_like, from_ragas_like, from_trulens_like
 
 

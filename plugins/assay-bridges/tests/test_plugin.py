@@ -3,12 +3,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-import assay
 import click
+from click.testing import CliRunner
+
+import assay
 from assay.cli import AssayGroup
 from assay_bridges.catalog import EvaluatorBridge
 from assay_bridges.command import bridge_command
-from click.testing import CliRunner
 
 
 def _cli() -> click.Group:

@@ -1,8 +1,9 @@
 import math
 from types import SimpleNamespace
 
-import assay
 import pytest
+
+import assay
 from assay_bridges import MetricMapping, WarningCode, from_ragas, from_ragas_row
 
 

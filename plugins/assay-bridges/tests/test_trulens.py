@@ -1,7 +1,8 @@
 import math
 
-import assay
 import pytest
+
+import assay
 from assay_bridges import (
     MetricMapping,
     WarningCode,

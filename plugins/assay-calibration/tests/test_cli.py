@@ -10,10 +10,11 @@ from pathlib import Path
 
 import click
 import pytest
+from click.testing import CliRunner
+
 from assay.cli import AssayGroup
 from assay_calibration.cli import calibrate_command
 from assay_calibration.score_bands import analyze_calibration
-from click.testing import CliRunner
 
 HISTORY = [
     {"total": 92, "recommendedAction": "answer", "outcome": "correct"},

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 
-import assay
 import numpy as np
 import pytest
+
+import assay
 from assay_calibration.drift import Cusum, DriftEvent, PageHinkley
 
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import assay
 import numpy as np
 import pytest
+
+import assay
 from assay_calibration.probability import (
     ReliabilityBin,
     brier_score,

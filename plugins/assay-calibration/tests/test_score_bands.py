@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import assay
 import pytest
+
+import assay
 from assay_calibration.score_bands import (
     CalibrationConfig,
     CalibrationSample,

@@ -5,8 +5,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import assay
 import pytest
+
+import assay
 from assay.testing import check_dimension
 from assay_corpus import CorpusDimension, coverage_points
 

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from assay_crag import AssembledContext, QualityInput, RankedChunk
 
 DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data"

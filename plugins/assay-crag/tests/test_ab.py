@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 
-import assay
 import numpy as np
 import pytest
-from assay_crag.ab import analyze_ab_test, parse_ab_results
 from scipy import stats
+
+import assay
+from assay_crag.ab import analyze_ab_test, parse_ab_results
 
 
 def _records(

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import assay
 import pytest
+
+import assay
 from assay_crag import LexicalRelevanceScorer, decompose_query, refine_knowledge, reformulate_query
 from assay_crag.text import query_terms, split_sentences
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import assay
 import numpy as np
 import pytest
+
+import assay
 from assay_calibration.drift import Cusum
 from assay_crag.alerts import AlertConfig, QualityMonitor, check_quality_alerts
 

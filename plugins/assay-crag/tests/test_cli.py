@@ -7,10 +7,11 @@ from pathlib import Path
 
 import click
 import pytest
+from click.testing import CliRunner
+
 from assay.cli import AssayGroup
 from assay_crag import QualityInput
 from assay_crag.plugin import assay_cli
-from click.testing import CliRunner
 
 
 @pytest.fixture

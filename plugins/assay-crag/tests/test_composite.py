@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import assay
 import pytest
+
+import assay
 from assay_crag import AssembledContext, QualityConfig, QualityInput, QualityScorer, RankedChunk
 from assay_crag.composite import DEFAULT_WEIGHTS, score_context_quality
 from assay_crag.dimensions import context_dimensions

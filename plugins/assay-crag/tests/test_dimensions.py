@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import assay
 import pytest
+
+import assay
 from assay_crag import AssembledContext, QualityInput, RankedChunk
 from assay_crag.dimensions import (
     ContextSufficiency,

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import assay
 import attrs
 import pytest
+
+import assay
 from assay_crag import AssembledContext, CragRouter, QualityInput, QualityScorer, RankedChunk
 from assay_crag.composite import ContextQualityScore
 

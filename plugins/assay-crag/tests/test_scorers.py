@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import importlib.util
 
-import assay
 import pytest
+
+import assay
 from assay_crag import (
     AssembledContext,
     CragRouter,

@@ -6,8 +6,9 @@ import math
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
-import assay
 import pytest
+
+import assay
 from assay.testing import check_dimension
 from assay_freshness import DEFAULTS, FreshnessDimension, select_age
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import assay
 import pytest
+
+import assay
 from assay_judges import AnthropicJudge, OpenAIJudge, anthropic_judge, openai_judge
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 import re
 
-import assay
 import pytest
+
+import assay
 from assay.evaluation import evaluate, evaluate_batch
 from assay_judges import DEFAULT_TEMPLATES, cache_key, judge_from_callable
 

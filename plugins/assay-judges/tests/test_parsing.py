@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from assay_judges import parse_claims, parse_score, parse_verdict, parse_verdicts
 
 

@@ -1,8 +1,9 @@
 from pathlib import Path
 
-import assay
 import attrs
 import pytest
+
+import assay
 from assay_perturb import format_case, load_cases, parse_case
 
 GOOD = """\

@@ -1,8 +1,9 @@
 import json
 from pathlib import Path
 
-import assay
 import pytest
+
+import assay
 from assay_perturb import load_config, run_check
 from assay_perturb.distances import numeric_distance
 

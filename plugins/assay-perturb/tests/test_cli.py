@@ -6,8 +6,9 @@ import time
 from pathlib import Path
 
 import pytest
-from assay_perturb.cli import perturb
 from click.testing import CliRunner
+
+from assay_perturb.cli import perturb
 
 
 @pytest.fixture

@@ -1,7 +1,8 @@
 from pathlib import Path
 
-import assay
 import pytest
+
+import assay
 from assay_perturb import config_from_mapping, load_config
 
 MINIMAL = {"pipeline": {"command": "python3 p.py --flag 'two words'"}, "decision": {"field": "a"}}

@@ -1,6 +1,7 @@
 import math
 
 import pytest
+
 from assay_perturb import enum_distance, numeric_distance, string_distance
 from assay_perturb.decision import DecisionError, decision_from_output
 

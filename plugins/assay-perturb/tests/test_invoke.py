@@ -3,6 +3,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from assay_perturb.invoke import (
     INPUT_ENV,
     Invocation,

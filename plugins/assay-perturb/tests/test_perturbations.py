@@ -1,7 +1,8 @@
 import random
 
-import assay
 import pytest
+
+import assay
 from assay_perturb import Pad, Reorder, Swap
 
 CASE = assay.PerturbationCase(

@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+
 from assay_perturb import load_config, run_check
 
 INJECTED = (

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 
-import assay
 import pytest
+
+import assay
 
 pytest_plugins = ["pytester"]
 

@@ -65,7 +65,7 @@ def test_opt_in_duplicate_and_rank_penalties() -> None:
     assert ("duplicate-content", "warn") in codes and ("rank-signal-missing", "info") in codes
     diagnostic = R.score({"candidates": cands}, {})
     assert diagnostic.breakdown.adjustments == {}
-    assert [(w.code, w.severity) for w in diagnostic.warnings or ()][0] == (
+    assert next((w.code, w.severity) for w in diagnostic.warnings or ()) == (
         "duplicate-content",
         "info",
     )

@@ -8,7 +8,6 @@ import warnings
 import click
 
 from assay._errors import AssayError, PluginLoadWarning
-
 from assay._plugins import PluginHost
 from assay.cli import EXIT_USAGE, AssayGroup, format_error
 

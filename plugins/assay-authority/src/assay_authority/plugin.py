@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import assay
-
 from assay_authority.dimension import AuthorityDimension
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import assay
 import attrs
 
+import assay
 from assay_bridges.deepeval import from_deepeval
 from assay_bridges.extraction import BridgeResult, MetricMappings
 from assay_bridges.plain import from_custom_judge

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import assay
 import click
-from assay.cli import echo_json, read_json_file
 
+import assay
+from assay.cli import echo_json, read_json_file
 from assay_bridges.catalog import BRIDGE_KIND
 from assay_bridges.extraction import SCORE_SIGNALS
 from assay_bridges.merge import merge_evaluation_signals

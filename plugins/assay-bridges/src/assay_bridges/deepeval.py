@@ -26,7 +26,6 @@ from typing import Any
 
 import assay
 from assay.cli import read_json_file
-
 from assay_bridges.extraction import (
     BridgeResult,
     MetricMapping,

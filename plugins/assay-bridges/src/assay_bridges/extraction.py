@@ -19,12 +19,12 @@ import functools
 import math
 import numbers
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
-import assay
 import attrs
 
+import assay
 from assay_bridges.signals import EvaluationSignals
 
 __all__ = [
@@ -100,6 +100,11 @@ def normalize_metric_name(name: str) -> str:
     ``"answer_relevancy"``. Other characters are kept (``"rouge_score(mode=fmeasure)"``).
     Cached: evaluators repeat the same few names on every record."""
     return _SEPARATORS.sub("_", name.strip().lower())
+
+
+def _warning_tuple(value: Iterable[assay.ScoreWarning]) -> tuple[assay.ScoreWarning, ...]:
+    """Typed tuple converter (keeps mypy aware of the element type)."""
+    return tuple(value)
 
 
 @attrs.frozen
@@ -205,7 +210,7 @@ class BridgeResult:
     """
 
     signals: EvaluationSignals
-    warnings: tuple[assay.ScoreWarning, ...] = attrs.field(converter=tuple, factory=tuple)
+    warnings: tuple[assay.ScoreWarning, ...] = attrs.field(converter=_warning_tuple, factory=tuple)
     sources: Mapping[str, str] = attrs.field(factory=dict, converter=_string_dict)
     sample_id: str | None = None
 

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import assay
 import attrs
 
+import assay
 from assay_bridges.extraction import BridgeResult, WarningCode
 from assay_bridges.signals import SIGNAL_KEYS, EvaluationSignals
 
 __all__ = ["MergeResult", "merge_evaluation_signals"]
+
+
+def _warning_tuple(value: Iterable[assay.ScoreWarning]) -> tuple[assay.ScoreWarning, ...]:
+    """Typed tuple converter (keeps mypy aware of the element type)."""
+    return tuple(value)
 
 
 @attrs.frozen
@@ -28,7 +33,7 @@ class MergeResult:
     """
 
     inputs: dict[str, Any]
-    warnings: tuple[assay.ScoreWarning, ...] = attrs.field(converter=tuple, factory=tuple)
+    warnings: tuple[assay.ScoreWarning, ...] = attrs.field(converter=_warning_tuple, factory=tuple)
     filled: tuple[str, ...] = ()
 
     def to_wire(self) -> dict[str, Any]:

@@ -14,7 +14,6 @@ from typing import Any
 
 import assay
 from assay.signals import is_number
-
 from assay_bridges.signals import EvaluationSignals
 
 __all__ = [

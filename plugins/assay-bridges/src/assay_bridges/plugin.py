@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import assay
-
 from assay_bridges.catalog import BRIDGE_KIND, BUILTIN_BRIDGES
 
 if TYPE_CHECKING:

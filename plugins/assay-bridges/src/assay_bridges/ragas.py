@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-import assay
 import attrs
 
+import assay
 from assay_bridges.extraction import (
     BridgeResult,
     MetricMapping,

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import assay
 import attrs
+
+import assay
 
 __all__ = ["SIGNAL_KEYS", "EvaluationSignals", "claim_support_to_wire"]
 

@@ -20,7 +20,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import assay
-
 from assay_bridges.extraction import (
     BridgeResult,
     MetricMapping,

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import assay
 import click
+
+import assay
 from assay.cli import atomic_write, echo_json, read_json_file
 
 __all__ = ["calibrate_command"]

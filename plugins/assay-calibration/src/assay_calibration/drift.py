@@ -40,9 +40,10 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Literal, Self
 
-import assay
 import attrs
 import numpy as np
+
+import assay
 
 __all__ = ["Cusum", "DriftEvent", "PageHinkley"]
 

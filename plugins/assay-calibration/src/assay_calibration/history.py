@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import assay
 import attrs
 
+import assay
 from assay_calibration.score_bands import (
     CalibrationConfig,
     CalibrationReport,

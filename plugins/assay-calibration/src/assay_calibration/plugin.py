@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import assay
 import click
+
+import assay
 
 
 @assay.hookimpl

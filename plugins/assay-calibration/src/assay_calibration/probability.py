@@ -26,9 +26,10 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-import assay
 import attrs
 import numpy as np
+
+import assay
 
 __all__ = [
     "ReliabilityBin",

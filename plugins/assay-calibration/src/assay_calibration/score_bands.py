@@ -37,8 +37,9 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import assay
 import attrs
+
+import assay
 
 __all__ = [
     "ACTIONS",

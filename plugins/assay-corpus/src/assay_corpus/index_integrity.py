@@ -15,7 +15,6 @@ from typing import Any
 
 import assay
 from assay.signals import is_finite_number, is_number
-
 from assay_corpus.numbers import is_integer
 from assay_corpus.readiness import ReadinessDimension
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import assay
-
 from assay_corpus.corpus import CorpusDimension
 from assay_corpus.index_integrity import IndexIntegrityDimension
 

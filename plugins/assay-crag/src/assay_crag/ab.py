@@ -28,9 +28,9 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
-import assay
 import attrs
 
+import assay
 from assay_crag.checks import config_number, finite_input
 
 __all__ = [
@@ -43,6 +43,11 @@ __all__ = [
 
 Variant = Literal["control", "treatment"]
 Primary = Literal["auto", "welch", "mann-whitney", "wilcoxon"]
+
+
+def _str_tuple(value: Iterable[str]) -> tuple[str, ...]:
+    """Typed tuple converter (keeps mypy aware of the element type)."""
+    return tuple(value)
 
 
 @attrs.frozen
@@ -146,7 +151,7 @@ class ABTestAnalysis:
     mann_whitney: StatTest
     wilcoxon: StatTest | None
     paired_count: int
-    warnings: tuple[str, ...] = attrs.field(converter=tuple)
+    warnings: tuple[str, ...] = attrs.field(converter=_str_tuple)
 
     def to_wire(self) -> dict[str, Any]:
         """The seed's camelCase fields first, then the statistics (camelCase)."""

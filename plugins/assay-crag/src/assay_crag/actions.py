@@ -11,11 +11,11 @@ the same signature:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-import assay
 import attrs
 
+import assay
 from assay_crag.scorers import DocumentScorer
 from assay_crag.text import STOP_WORDS, split_sentences
 
@@ -102,6 +102,11 @@ def reformulate_query(query: str) -> str:
     return " ".join(seen.values()) or stripped
 
 
+def _strip_tuple(value: Iterable[KnowledgeStrip]) -> tuple[KnowledgeStrip, ...]:
+    """Typed tuple converter (keeps mypy aware of the element type)."""
+    return tuple(value)
+
+
 @attrs.frozen
 class KnowledgeStrip:
     """One window of consecutive sentences from a document.
@@ -130,7 +135,7 @@ class RefinedContext:
     """
 
     text: str
-    strips: tuple[KnowledgeStrip, ...] = attrs.field(converter=tuple)
+    strips: tuple[KnowledgeStrip, ...] = attrs.field(converter=_strip_tuple)
     considered: int
 
     def to_wire(self) -> dict[str, object]:

@@ -25,9 +25,9 @@ from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Protocol
 
-import assay
 import attrs
 
+import assay
 from assay_crag.checks import config_number, finite_input
 
 __all__ = [

@@ -11,8 +11,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import assay
 import click
+
+import assay
 from assay.cli import EXIT_FAILED, echo_json, read_json_file
 
 __all__ = ["ab_command", "alerts_command", "route_command"]

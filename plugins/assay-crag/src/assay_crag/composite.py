@@ -19,9 +19,9 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-import assay
 import attrs
 
+import assay
 from assay_crag.checks import config_number
 from assay_crag.dimensions import context_dimensions
 from assay_crag.inputs import QualityInput, parse_quality_input

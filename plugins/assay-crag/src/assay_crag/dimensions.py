@@ -22,7 +22,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import assay
-
 from assay_crag.inputs import QualityInput, RankedChunk, parse_quality_input
 from assay_crag.text import query_terms
 

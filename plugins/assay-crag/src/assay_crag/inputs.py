@@ -14,17 +14,23 @@ and naming the path of the first bad one.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import assay
 import attrs
+
+import assay
 
 __all__ = ["AssembledContext", "QualityInput", "RankedChunk", "parse_quality_input"]
 
 
 def _frozen_mapping(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return dict(value or {})
+
+
+def _chunk_tuple(value: Iterable[RankedChunk]) -> tuple[RankedChunk, ...]:
+    """Typed tuple converter (keeps mypy aware of the element type)."""
+    return tuple(value)
 
 
 @attrs.frozen
@@ -72,7 +78,7 @@ class QualityInput:
     """
 
     query: str
-    chunks: tuple[RankedChunk, ...] = attrs.field(converter=tuple)
+    chunks: tuple[RankedChunk, ...] = attrs.field(converter=_chunk_tuple)
     context: AssembledContext
 
     @classmethod

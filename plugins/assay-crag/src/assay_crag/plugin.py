@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import assay
-
 from assay_crag.dimensions import context_dimensions
 from assay_crag.router import CragRouter
 from assay_crag.scorers import LexicalRelevanceScorer

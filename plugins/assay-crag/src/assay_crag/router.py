@@ -21,12 +21,12 @@ actions also carry the paper's refined knowledge (best sentence strips of the do
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
-import assay
 import attrs
 
+import assay
 from assay_crag.actions import (
     RefinedContext,
     decompose_query,
@@ -51,6 +51,11 @@ PAPER_LOWER = 0.24
 """Default lower threshold of the paper mode with the lexical scorer (same provenance)."""
 
 
+def _str_tuple(value: Iterable[str]) -> tuple[str, ...]:
+    """Typed tuple converter (keeps mypy aware of the element type)."""
+    return tuple(value)
+
+
 @attrs.frozen
 class CorrectiveAction:
     """What to do with the retrieval (seed 004 ``CRAGAction``).
@@ -64,7 +69,7 @@ class CorrectiveAction:
     """
 
     type: Literal["use_retrieved", "decompose_and_recompose", "supplemental_search"]
-    sub_queries: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    sub_queries: tuple[str, ...] = attrs.field(default=(), converter=_str_tuple)
     search_query: str | None = None
     refined_context: RefinedContext | None = None
 

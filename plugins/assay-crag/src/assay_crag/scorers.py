@@ -26,7 +26,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import assay
-
 from assay_crag.text import STOP_WORDS
 
 __all__ = [

@@ -112,7 +112,7 @@ class Grounding(assay.Dimension):
                     score = ceiling
                     reasons.append(f"{complexity} question: capped at {ceiling}.")
 
-        claims = inputs.get("claimSupport")
+        claims: Any = inputs.get("claimSupport")
         claims_valid = "claimSupport" in inputs and claim_support_problem(claims) is None
         claim_score: float | None = None
         if claims_valid:
@@ -131,7 +131,7 @@ class Grounding(assay.Dimension):
         faithfulness = inputs.get("faithfulnessScore")
         if "faithfulnessScore" in inputs:
             diagnostics["faithfulnessScore"] = faithfulness
-        candidates = [v for v in (faithfulness, claim_score) if is_number(v)]
+        candidates: list[Any] = [v for v in (faithfulness, claim_score) if is_number(v)]
         if candidates:
             effective = (
                 candidates[0]

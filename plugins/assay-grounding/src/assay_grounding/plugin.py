@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import assay
-
 from assay_grounding.grounding import Grounding
 from assay_grounding.relevance import AnswerRelevance
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import assay
 import attrs
+
+import assay
 from assay.evaluation import EvaluationErrorCode as Code
 
 __all__ = ["CallableJudge", "judge_from_callable"]

@@ -9,8 +9,9 @@ import urllib.request
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import assay
 import attrs
+
+import assay
 from assay.evaluation import EvaluationErrorCode as Code
 
 __all__ = ["RETRYABLE_STATUS", "HttpJudgeBase", "post_json"]

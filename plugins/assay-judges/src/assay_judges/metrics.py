@@ -19,10 +19,10 @@ import re
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-import assay
 import attrs
-from assay.evaluation import EvaluationErrorCode as Code
 
+import assay
+from assay.evaluation import EvaluationErrorCode as Code
 from assay_judges.parsing import parse_claims, parse_score, parse_verdict, parse_verdicts
 from assay_judges.prompts import fill, numbered, templates_for
 from assay_judges.session import JudgeSession

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import assay
 import attrs
-from assay.evaluation import EvaluationErrorCode as Code
 
+import assay
+from assay.evaluation import EvaluationErrorCode as Code
 from assay_judges.http import HttpJudgeBase
 from assay_judges.settings import read_settings
 

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import assay
-
 from assay_judges.anthropic import anthropic_judge
 from assay_judges.metrics import JUDGE_METRICS
 from assay_judges.openai import openai_judge

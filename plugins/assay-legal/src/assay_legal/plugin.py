@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import assay
-
 from assay_legal.preset import LEGAL_GOVERNANCE, legal_governance_preset
 
 

@@ -41,8 +41,9 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-import assay
 import attrs
+
+import assay
 
 __all__ = ["MALFORMED_CASE", "format_case", "load_cases", "parse_case", "select_names"]
 

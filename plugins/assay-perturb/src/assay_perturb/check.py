@@ -19,10 +19,10 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-import assay
 import attrs
-from assay.cli import atomic_write
 
+import assay
+from assay.cli import atomic_write
 from assay_perturb.cases import load_cases, select_names
 from assay_perturb.config import PerturbConfig
 from assay_perturb.distances import DISTANCE_KIND

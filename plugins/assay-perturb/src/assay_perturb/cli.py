@@ -18,8 +18,9 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-import assay
 import click
+
+import assay
 
 __all__ = ["EXIT_BASELINE", "EXIT_CONFIG", "EXIT_FLOOR", "EXIT_OK", "perturb"]
 

@@ -30,8 +30,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-import assay
 import attrs
+
+import assay
 
 __all__ = [
     "CONFIG_FILE",

@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-import assay
 import attrs
 
+import assay
 from assay_perturb.cases import parse_case
 from assay_perturb.config import CONFIG_FILE, PerturbConfig, load_config
 from assay_perturb.decision import DecisionError, decision_from_output

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+
 from assay.cli import atomic_write
 
 __all__ = [

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import assay
 import attrs
 
+import assay
 from assay_perturb.config import PerturbConfig
 from assay_perturb.invoke import Invocation, cache_key, command_fingerprint
 

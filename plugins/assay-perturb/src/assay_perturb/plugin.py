@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-import assay
 import click
 
+import assay
 from assay_perturb.distances import DISTANCE_KIND, enum_distance, numeric_distance, string_distance
 from assay_perturb.perturbations import Pad, Reorder, Swap
 

@@ -21,9 +21,9 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-import assay
 import attrs
 
+import assay
 from assay_perturb.decision import DecisionError, decision_from_output
 from assay_perturb.invoke import InvocationResult
 from assay_perturb.plan import PlannedCase

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import assay
-
 from assay_pytest.gate import EvalGate
 
 

@@ -10,7 +10,6 @@ from typing import Any
 
 import assay
 from assay.jsmath import to_fixed
-
 from assay_retrieval.retrieval import _combined, population_std
 
 MAX_POINTS = 10.0

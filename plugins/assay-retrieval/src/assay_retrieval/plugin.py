@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import assay
-
 from assay_retrieval.consistency import EvidenceConsistency
 from assay_retrieval.retrieval import RetrievalConfidence
 

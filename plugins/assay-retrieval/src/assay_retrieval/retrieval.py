@@ -9,8 +9,9 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-import assay
 import attrs
+
+import assay
 from assay.jsmath import js_number, round_to
 from assay.signals import is_finite_number
 
@@ -102,7 +103,7 @@ class RetrievalSettings:
         thresholds = section.get("methodThresholds") or {}
         for method, value in thresholds.items():
             _require_finite(value, f"retrieval.methodThresholds.{method}")
-        dup = {"mode": "diagnostic", "penaltyPerDuplicate": 1, "maxPenalty": 4}
+        dup: dict[str, Any] = {"mode": "diagnostic", "penaltyPerDuplicate": 1, "maxPenalty": 4}
         dup.update(section.get("duplicateContent") or {})
         if dup["mode"] not in ("diagnostic", "penalize"):
             raise _fail(
@@ -112,7 +113,12 @@ class RetrievalSettings:
             dup["penaltyPerDuplicate"], "retrieval.duplicateContent.penaltyPerDuplicate", 0
         )
         _require_finite(dup["maxPenalty"], "retrieval.duplicateContent.maxPenalty", 0)
-        rank = {"mode": "diagnostic", "afterRank": 10, "penaltyPerRank": 0.25, "maxPenalty": 3}
+        rank: dict[str, Any] = {
+            "mode": "diagnostic",
+            "afterRank": 10,
+            "penaltyPerRank": 0.25,
+            "maxPenalty": 3,
+        }
         rank.update(section.get("rankPenalty") or {})
         if rank["mode"] not in ("diagnostic", "penalize"):
             raise _fail("mode must be 'diagnostic' or 'penalize'", "retrieval.rankPenalty.mode")
