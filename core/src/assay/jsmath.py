@@ -23,7 +23,11 @@ def js_round(x: float) -> float:
 def round_to(x: float, digits: int) -> float:
     """``Math.round(x * 10**digits) / 10**digits`` with the product taken in binary64 first."""
     scale = 10.0**digits
-    return js_round(x * scale) / scale
+    scaled = x * scale
+    if scaled - scaled != 0:  # NaN or an infinity: passes through, as in JavaScript
+        return scaled / scale
+    floor = math.floor(scaled)
+    return (floor + 1 if scaled - floor >= 0.5 else floor) / scale
 
 
 def to_fixed(x: float, digits: int) -> float:

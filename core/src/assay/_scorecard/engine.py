@@ -44,7 +44,6 @@ __all__ = [
 ALGORITHM_VERSION = "0.3.0"
 SCHEMA_VERSION = "0.3"
 
-_LABELS = ((85, "Strong", "green"), (65, "Moderate", "amber"), (40, "Limited", "orange"))
 _TIER2_LABELS = ((85, "Complete", "green"), (65, "Good", "amber"), (40, "Partial", "orange"))
 _NOT_ADDRESSED = TierResult(0, "Not Addressed", "gray")
 
@@ -62,9 +61,12 @@ _MISSING_SIGNAL_OF = {
 
 def label_for(score: float) -> tuple[str, str]:
     """Composite / Tier 1 label and colour: Strong >= 85, Moderate >= 65, Limited >= 40."""
-    for floor, label, color in _LABELS:
-        if score >= floor:
-            return label, color
+    if score >= 85:
+        return "Strong", "green"
+    if score >= 65:
+        return "Moderate", "amber"
+    if score >= 40:
+        return "Limited", "orange"
     return "Insufficient", "red"
 
 

@@ -69,6 +69,26 @@ class ThresholdActionPolicy:
     abstain_on_warnings: tuple[str, ...] = attrs.field(
         default=("documents-silent",), converter=_tuple
     )
+    # numeric thresholds (JavaScript coercion of what was configured) and warning sets, resolved
+    # once per configuration instead of per decision
+    _thresholds: tuple[float, float, float, float] = attrs.field(init=False, repr=False, eq=False)
+    _review_codes: frozenset[str] = attrs.field(init=False, repr=False, eq=False)
+    _abstain_codes: frozenset[str] = attrs.field(init=False, repr=False, eq=False)
+
+    def __attrs_post_init__(self) -> None:
+        resolve = object.__setattr__
+        resolve(
+            self,
+            "_thresholds",
+            (
+                js_to_number(self.abstain_below),
+                js_to_number(self.require_tier1_at_least),
+                js_to_number(self.answer_at),
+                js_to_number(self.review_at),
+            ),
+        )
+        resolve(self, "_review_codes", frozenset(self.review_on_warnings))
+        resolve(self, "_abstain_codes", frozenset(self.abstain_on_warnings))
 
     def configure(self, settings: Mapping[str, Any] | None) -> ThresholdActionPolicy:
         """A copy with the wire-shape ``actionPolicy`` settings applied (camelCase keys; a given
@@ -89,6 +109,7 @@ class ThresholdActionPolicy:
     def decide(self, evidence: ScorecardEvidence) -> Decision:
         """Apply the rule cascade; see the class docstring."""
         total, tier1 = evidence.total, evidence.tier1_score
+        abstain_below, tier1_floor, answer_at, review_at = self._thresholds
         if evidence.documents_silent:
             return Decision(
                 "abstain",
@@ -104,14 +125,14 @@ class ThresholdActionPolicy:
                 {"signals": list(evidence.abstain_missing)},
             )
         for code in evidence.warning_codes:
-            if code in self.abstain_on_warnings:
+            if code in self._abstain_codes:
                 return Decision(
                     "abstain",
                     "abstain-on-warning",
                     f"Warning '{code}' matched abstainOnWarnings policy.",
                     {"warning": code},
                 )
-        if total < js_to_number(self.abstain_below):
+        if total < abstain_below:
             return Decision(
                 "abstain",
                 "abstain-below",
@@ -119,7 +140,7 @@ class ThresholdActionPolicy:
                 f"({js_number(self.abstain_below)}).",
                 {"total": total, "abstainBelow": self.abstain_below},
             )
-        if tier1 < js_to_number(self.require_tier1_at_least):
+        if tier1 < tier1_floor:
             return Decision(
                 "review",
                 "tier1-floor",
@@ -136,21 +157,21 @@ class ThresholdActionPolicy:
                 {"signals": list(evidence.review_missing)},
             )
         for code in evidence.warning_codes:
-            if code in self.review_on_warnings:
+            if code in self._review_codes:
                 return Decision(
                     "review",
                     "review-on-warning",
                     f"Warning '{code}' matched reviewOnWarnings policy.",
                     {"warning": code},
                 )
-        if total >= js_to_number(self.answer_at):
+        if total >= answer_at:
             return Decision(
                 "answer",
                 "answer-at",
                 f"Score {js_number(total)} meets answerAt threshold ({js_number(self.answer_at)}).",
                 {"total": total, "answerAt": self.answer_at},
             )
-        if total >= js_to_number(self.review_at):
+        if total >= review_at:
             return Decision(
                 "review",
                 "review-at",

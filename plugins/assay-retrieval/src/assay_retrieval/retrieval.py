@@ -17,7 +17,6 @@ from assay.signals import is_finite_number
 
 MAX_POINTS = 25.0
 DEFAULT_BANDS = {"full": 0.80, "high": 0.65, "medium": 0.50, "low": 0.35}
-_MAGNITUDE_POINTS = (("full", 8), ("high", 6), ("medium", 4), ("low", 2))
 
 MISSING_CANDIDATES = assay.ScoreWarning(
     "missing-candidates", "warn", "No retrieved candidates were provided.", "candidates"
@@ -161,7 +160,7 @@ def population_std(values: list[float]) -> float:
     """Population standard deviation, summing in the given order (as the reference does)."""
     n = len(values)
     mean = sum(values) / n
-    return math.sqrt(sum((v - mean) ** 2 for v in values) / n)
+    return math.sqrt(sum([(v - mean) ** 2 for v in values]) / n)
 
 
 class RetrievalConfidence(assay.Dimension):
@@ -266,7 +265,16 @@ class RetrievalConfidence(assay.Dimension):
             effective_sum += value
         average = effective_sum / len(top)
         bands = s.bands
-        magnitude = next((p for key, p in _MAGNITUDE_POINTS if average >= bands[key]), 0)
+        if average >= bands["full"]:
+            magnitude = 8
+        elif average >= bands["high"]:
+            magnitude = 6
+        elif average >= bands["medium"]:
+            magnitude = 4
+        elif average >= bands["low"]:
+            magnitude = 2
+        else:
+            magnitude = 0
 
         unique_documents = len(document_ids)
         diversity = 3 if unique_documents >= 3 else 1 if unique_documents == 2 else 0
