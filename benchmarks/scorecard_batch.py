@@ -5,7 +5,9 @@ default config are repeated to N rows (default 100,000) and scored
   1. one at a time: `scorer.compute(row)` in a loop, one process;
   2. in batch: `assay.score_many(rows, workers=W, as_wire=True)` over W processes (default 2),
      which also converts each scorecard to its wire dict (as `assay score --jsonl` does);
-  3. one at a time with the same wire conversion, for a like-for-like single-process number.
+  3. one at a time with the same wire conversion, for a like-for-like single-process number;
+  4. JSON text lines in, JSON text lines out (what `assay score --jsonl` does), one process
+     and through `score_many(lines, workers=W, as_json=True)`.
 Prints calls per second for each.
 
 Run: uv run --all-packages --all-extras python benchmarks/scorecard_batch.py [--rows N] [--workers W]
@@ -60,6 +62,18 @@ def main() -> None:
     batch = time.perf_counter() - start
     assert count == len(rows)
 
+    lines = [json.dumps(row) for row in rows]
+    start = time.perf_counter()
+    for line in lines:
+        assay.scorecard_to_json(scorer.compute(json.loads(line)))
+    single_lines = time.perf_counter() - start
+
+    start = time.perf_counter()
+    results = assay.score_many(lines, workers=args.workers, chunk_size=1024, as_json=True)
+    count = sum(1 for _ in results)
+    batch_lines = time.perf_counter() - start
+    assert count == len(rows)
+
     print(f"rows: {len(rows)} ({len(base)} distinct default-config inputs)")
     print(
         f"one at a time:            {len(rows) / single:>10,.0f} calls/s ({single / len(rows) * 1e6:.1f} us/call)"
@@ -67,6 +81,12 @@ def main() -> None:
     print(f"one at a time + wire:     {len(rows) / single_wire:>10,.0f} calls/s")
     print(
         f"score_many, {args.workers} processes: {len(rows) / batch:>10,.0f} calls/s (with wire dicts)"
+    )
+    print(
+        f"JSON lines, one process:  {len(rows) / single_lines:>10,.0f} calls/s (parse, score, dump)"
+    )
+    print(
+        f"JSON lines, score_many {args.workers} processes: {len(rows) / batch_lines:>10,.0f} calls/s"
     )
 
 

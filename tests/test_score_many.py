@@ -72,3 +72,22 @@ def test_config_is_validated_before_any_row_is_read() -> None:
     assert caught.value.path == "weights.grounding"
     with pytest.raises(assay.AssayError):
         assay.score_many([], chunk_size=0)
+
+
+def test_json_lines_in_and_out_match_the_wire_shape() -> None:
+    import json
+
+    lines = [json.dumps(row) for row in ROWS[:50]]
+    lines[3] = json.dumps({"inputs": ROWS[3], "config": {}})
+    lines[4] = json.dumps({"inputs": ROWS[4], "config": {"weights": {"grounding": 60}}})
+    lines[5] = "{broken"
+    got = list(assay.score_many(lines, {}, workers=2, chunk_size=8, as_json=True, keep_errors=True))
+    assert json.loads(got[0]) == assay.to_json_safe(EXPECTED[0])
+    assert json.loads(got[3]) == assay.to_json_safe(EXPECTED[3])
+    assert (got[4].code, got[4].path) == ("INVALID_CONFIG", "config")
+    assert got[5].code == "MALFORMED_INPUT"
+    nan_line = json.dumps({**ROWS[6], "faithfulnessScore": {"$float": "NaN"}})
+    (scored,) = assay.score_many([nan_line], as_json=True)
+    assert json.loads(scored)["dimensions"]["grounding"]["breakdown"]["diagnostics"][
+        "faithfulnessScore"
+    ] == {"$float": "NaN"}

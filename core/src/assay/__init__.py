@@ -57,6 +57,7 @@ from assay._types import (
 )
 from assay._wire import (
     from_json_safe,
+    scorecard_to_json,
     scorecard_to_wire,
     scoring_config_from_wire,
     scoring_config_to_wire,
@@ -127,6 +128,7 @@ __all__ = [
     "render_text",
     "reset_default_registry",
     "score_many",
+    "scorecard_to_json",
     "scorecard_to_wire",
     "scoring_config_from_wire",
     "scoring_config_to_wire",

@@ -9,6 +9,7 @@ vectors' convention) or as ``null`` on request.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping
 from datetime import datetime
@@ -35,6 +36,7 @@ from assay._scorecard.types import (
 __all__ = [
     "converter",
     "from_json_safe",
+    "scorecard_to_json",
     "scorecard_to_wire",
     "scoring_config_from_wire",
     "scoring_config_to_wire",
@@ -98,19 +100,30 @@ for _cls in _OMIT_NONE:
     _register(_cls, omit_none=True)
 
 
+def _n(value: Any) -> Any:
+    """An integral float as an int (25.0 -> 25), as the reference emits numbers."""
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
+
+
+def _numbers(mapping: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: _n(value) for key, value in mapping.items()}
+
+
 def _unstructure_dimension(score: DimensionScore) -> dict[str, Any]:
     breakdown = score.breakdown
     wire: dict[str, Any] = {
-        "raw": score.raw,
-        "max": score.max,
-        "normalized": score.normalized,
+        "raw": _n(score.raw),
+        "max": _n(score.max),
+        "normalized": _n(score.normalized),
         "explanation": score.explanation,
         "breakdown": {
-            "components": dict(breakdown.components),
-            "adjustments": dict(breakdown.adjustments),
-            "diagnostics": dict(breakdown.diagnostics),
-            "uncappedRaw": breakdown.uncapped_raw,
-            "raw": breakdown.raw,
+            "components": _numbers(breakdown.components),
+            "adjustments": _numbers(breakdown.adjustments),
+            "diagnostics": _numbers(breakdown.diagnostics),
+            "uncappedRaw": _n(breakdown.uncapped_raw),
+            "raw": _n(breakdown.raw),
         },
     }
     if score.warnings is not None:
@@ -128,18 +141,21 @@ def _warning(warning: Any) -> dict[str, Any]:
 
 
 def _tier(tier: Any) -> dict[str, Any] | None:
-    return None if tier is None else {"score": tier.score, "label": tier.label, "color": tier.color}
+    if tier is None:
+        return None
+    return {"score": _n(tier.score), "label": tier.label, "color": tier.color}
 
 
 def scorecard_to_wire(scorecard: Scorecard) -> dict[str, Any]:
-    """The scorecard in the seed's wire shape, keys in the reference's emitted order.
+    """The scorecard in the seed's wire shape, keys in the reference's emitted order; integral
+    numbers as ints (``25``, not ``25.0``).
 
-    Numbers stay Python numbers (NaN included); pass the result through :func:`to_json_safe`
-    before ``json.dumps`` when non-finite values may occur.
+    Non-finite numbers stay Python floats; :func:`scorecard_to_json` (or :func:`to_json_safe`
+    before ``json.dumps``) tags them.
     """
     meta = scorecard.meta
     return {
-        "total": scorecard.total,
+        "total": _n(scorecard.total),
         "label": scorecard.label,
         "labelColor": scorecard.label_color,
         "recommendedAction": scorecard.recommended_action,
@@ -152,15 +168,25 @@ def scorecard_to_wire(scorecard: Scorecard) -> dict[str, Any]:
         "meta": {
             "algorithmVersion": meta.algorithm_version,
             "schemaVersion": meta.schema_version,
-            "rawTotal": meta.raw_total,
-            "maxPossible": meta.max_possible,
+            "rawTotal": _n(meta.raw_total),
+            "maxPossible": _n(meta.max_possible),
             "activeExtensions": list(meta.active_extensions),
             "activeDimensions": list(meta.active_dimensions),
             "missingSignals": list(meta.missing_signals),
             "warnings": [_warning(w) for w in meta.warnings],
-            "weights": dict(meta.weights),
+            "weights": _numbers(meta.weights),
         },
     }
+
+
+def scorecard_to_json(scorecard: Scorecard, *, indent: int | None = None) -> str:
+    """The wire shape as JSON text; non-finite numbers (only from NaN inputs) are written
+    ``{"$float": "NaN"}``. The common case is a single C-level ``json.dumps``."""
+    wire = scorecard_to_wire(scorecard)
+    try:
+        return json.dumps(wire, ensure_ascii=False, allow_nan=False, indent=indent)
+    except ValueError:  # a NaN or infinity somewhere: tag it
+        return json.dumps(to_json_safe(wire), ensure_ascii=False, allow_nan=False, indent=indent)
 
 
 converter.register_unstructure_hook(Scorecard, scorecard_to_wire)

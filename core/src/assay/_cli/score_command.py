@@ -14,7 +14,7 @@ from assay._errors import AssayError, ErrorCode
 from assay._scorecard.batch import score_many
 from assay._scorecard.engine import create_scorer
 from assay._scorecard.render import render_text
-from assay._wire import from_json_safe, scorecard_to_wire, to_json_safe
+from assay._wire import from_json_safe, scorecard_to_json, to_json_safe
 from assay.cli import EXIT_USAGE, read_json_file
 
 
@@ -35,36 +35,6 @@ def _split_request(record: Any, where: str) -> tuple[Mapping[str, Any], Any]:
 
 def _dumps(value: Any) -> str:
     return json.dumps(to_json_safe(value), ensure_ascii=False, allow_nan=False)
-
-
-def _requests(handle: IO[str], config: Any, line_numbers: deque[int]) -> Iterator[Any]:
-    """Each line's inputs, or an AssayError in its place (bad JSON, bad shape, other config);
-    the line number of every yielded row is appended to ``line_numbers``."""
-    expected = json.dumps(to_json_safe(config), sort_keys=True)
-    for number, line in enumerate(handle, start=1):
-        if not line.strip():
-            continue
-        line_numbers.append(number)
-        try:
-            try:
-                record = from_json_safe(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise AssayError(
-                    ErrorCode.MALFORMED_INPUT, f"line {number} is not valid JSON: {exc.msg}"
-                ) from exc
-            inputs, line_config = _split_request(record, f"line {number}")
-            if line_config is not None and (
-                json.dumps(to_json_safe(line_config), sort_keys=True) != expected
-            ):
-                raise AssayError(
-                    ErrorCode.INVALID_CONFIG,
-                    "every line of a stream is scored with one config; pass it with --config "
-                    "(this line's config differs)",
-                    "config",
-                )
-            yield inputs
-        except AssayError as error:
-            yield error
 
 
 @click.command("score")
@@ -114,9 +84,17 @@ def score_command(
     inputs, config = _split_request(from_json_safe(read_json_file(file)), file)
     scorecard = create_scorer(default_config if config is None else config).compute(inputs)
     if as_json:
-        click.echo(json.dumps(to_json_safe(scorecard_to_wire(scorecard)), indent=2))
+        click.echo(scorecard_to_json(scorecard, indent=2))
     else:
         click.echo(render_text(scorecard))
+
+
+def _lines(handle: IO[str], line_numbers: deque[int]) -> Iterator[str]:
+    """Non-blank lines; each one's number is appended to ``line_numbers`` as it is read."""
+    for number, line in enumerate(handle, start=1):
+        if line.strip():
+            line_numbers.append(number)
+            yield line
 
 
 def _score_stream(ctx: click.Context, file: str, config: Any, workers: int) -> None:
@@ -131,20 +109,20 @@ def _score_stream(ctx: click.Context, file: str, config: Any, workers: int) -> N
     line_numbers: deque[int] = deque()
     try:
         results = score_many(
-            _requests(handle, config, line_numbers),
-            config,
-            workers=workers,
-            as_wire=True,
-            keep_errors=True,
+            _lines(handle, line_numbers), config, workers=workers, as_json=True, keep_errors=True
         )
         for result in results:
             line = line_numbers.popleft()
             if isinstance(result, AssayError):
                 failed = True
-                record = {**result.to_dict(), "line": line}
-                click.echo(_dumps({"error": record}))
+                message = result.message
+                if result.code == ErrorCode.MALFORMED_INPUT and result.path is None:
+                    message = f"line {line}: {message}"
+                click.echo(
+                    _dumps({"error": {**result.to_dict(), "message": message, "line": line}})
+                )
             else:
-                click.echo(_dumps(result))
+                click.echo(result)
     finally:
         if handle is not sys.stdin:
             handle.close()

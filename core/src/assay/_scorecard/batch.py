@@ -4,20 +4,97 @@ optionally spread over worker processes."""
 from __future__ import annotations
 
 import itertools
+import json
 import os
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from typing import Any
+from typing import Any, NamedTuple
 
 from assay._errors import AssayError, ErrorCode
 from assay._scorecard.engine import Scorer, create_scorer
 from assay._scorecard.types import Scorecard, ScoringConfig, ScoringInputs
-from assay._wire import scorecard_to_wire, scoring_config_to_wire
+from assay._wire import (
+    from_json_safe,
+    scorecard_to_json,
+    scorecard_to_wire,
+    scoring_config_to_wire,
+    to_json_safe,
+)
 
-__all__ = ["score_many"]
+__all__ = ["canonical_json", "score_many"]
 
-Row = ScoringInputs | Mapping[str, Any]
+Row = ScoringInputs | Mapping[str, Any] | str
+
+
+class _Output(NamedTuple):
+    """How rows are turned into results (sent to workers with every chunk)."""
+
+    as_wire: bool
+    as_json: bool
+    keep_errors: bool
+    config_key: str  # canonical JSON of the stream's config, for request lines that carry one
+
+
+def canonical_json(value: Any) -> str:
+    """Key-sorted compact JSON of ``value`` (non-finite numbers tagged), for comparisons."""
+    return json.dumps(to_json_safe(value), sort_keys=True, separators=(",", ":"))
+
+
+def _parse_line(line: str, config_key: str) -> Any:
+    """The inputs of one JSON text row: a bare inputs object or ``{"inputs", "config"?, "id"?}``
+    whose config, if any, must be the stream's.
+
+    :raises AssayError: ``MALFORMED_INPUT`` for bad JSON or shape; ``INVALID_CONFIG`` (path
+        ``config``) for a different config.
+    """
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise AssayError(ErrorCode.MALFORMED_INPUT, f"not valid JSON: {exc.msg}") from exc
+    if '"$float"' in line:
+        record = from_json_safe(record)
+    if not isinstance(record, Mapping):
+        raise AssayError(ErrorCode.MALFORMED_INPUT, "a line must be a JSON object")
+    if "inputs" not in record:
+        return record
+    unknown = sorted(set(record) - {"inputs", "config", "id"})
+    if unknown:
+        raise AssayError(
+            ErrorCode.MALFORMED_INPUT,
+            f"unknown key(s) {', '.join(unknown)}; expected inputs, config and optional id",
+            unknown[0],
+        )
+    if record.get("config") is not None and canonical_json(record["config"]) != config_key:
+        raise AssayError(
+            ErrorCode.INVALID_CONFIG,
+            "every line of a stream is scored with one config; pass it once for the stream "
+            "(this line's config differs)",
+            "config",
+        )
+    return record["inputs"]
+
+
+def _score_rows(scorer: Scorer, rows: Iterable[Row], output: _Output) -> list[Any]:
+    out: list[Any] = []
+    for row in rows:
+        if isinstance(row, AssayError) and output.keep_errors:
+            out.append(row)
+            continue
+        try:
+            inputs = _parse_line(row, output.config_key) if isinstance(row, str) else row
+            card = scorer.compute(inputs)
+        except AssayError as error:
+            if not output.keep_errors:
+                raise
+            out.append(error)
+            continue
+        if output.as_json:
+            out.append(scorecard_to_json(card))
+        else:
+            out.append(scorecard_to_wire(card) if output.as_wire else card)
+    return out
+
 
 _worker_scorer: Scorer | None = None
 
@@ -27,27 +104,10 @@ def _init_worker(config: Mapping[str, Any]) -> None:
     _worker_scorer = create_scorer(config)
 
 
-def _score_chunk(rows: list[Row], as_wire: bool, keep_errors: bool) -> list[Any]:
+def _score_chunk(rows: list[Row], output: _Output) -> list[Any]:
     scorer = _worker_scorer
     assert scorer is not None, "worker initializer did not run"
-    return _score_rows(scorer, rows, as_wire, keep_errors)
-
-
-def _score_rows(scorer: Scorer, rows: Iterable[Row], as_wire: bool, keep_errors: bool) -> list[Any]:
-    out: list[Any] = []
-    for row in rows:
-        if isinstance(row, AssayError) and keep_errors:
-            out.append(row)
-            continue
-        try:
-            card = scorer.compute(row)
-        except AssayError as error:
-            if not keep_errors:
-                raise
-            out.append(error)
-            continue
-        out.append(scorecard_to_wire(card) if as_wire else card)
-    return out
+    return _score_rows(scorer, rows, output)
 
 
 def score_many(
@@ -57,16 +117,21 @@ def score_many(
     workers: int = 1,
     chunk_size: int = 512,
     as_wire: bool = False,
+    as_json: bool = False,
     keep_errors: bool = False,
     executor: Executor | None = None,
-) -> Iterator[Scorecard | dict[str, Any] | AssayError]:
+) -> Iterator[Scorecard | dict[str, Any] | str | AssayError]:
     """Score every row of ``rows`` with one validated config, yielding results in input order.
 
-    :param rows: any iterable of inputs (wire dicts or :class:`ScoringInputs`); consumed lazily.
+    :param rows: any iterable of inputs, consumed lazily: wire dicts, :class:`ScoringInputs`,
+        or JSON text lines (a bare inputs object, or ``{"inputs", "config"?, "id"?}`` whose
+        config must equal ``config``), which are parsed where they are scored.
     :param config: the scoring config (validated once, before the first row is read).
     :param workers: worker processes; 1 scores in this process. ``0`` means one per CPU.
     :param chunk_size: rows sent to a worker at a time.
     :param as_wire: yield the wire-shape dict instead of the :class:`Scorecard`.
+    :param as_json: yield the wire shape as a JSON text line (non-finite numbers tagged); the
+        cheapest form to move between processes and the one ``assay score --jsonl`` prints.
     :param keep_errors: yield an :class:`AssayError` in place of a row that cannot be scored
         instead of raising it; a row that *is* an :class:`AssayError` (e.g. a line a reader
         could not parse) is passed through in its place, so errors keep their position.
@@ -82,15 +147,16 @@ def score_many(
             ErrorCode.INVALID_CONFIG, "workers must be >= 0 and chunk_size >= 1", "workers"
         )
     scorer = create_scorer(config)  # validates now, in the caller's process
+    output = _Output(as_wire, as_json, keep_errors, canonical_json(scoring_config_to_wire(config)))
     workers = workers or os.cpu_count() or 1
     if workers == 1 and executor is None:
-        return _serial(scorer, rows, as_wire, keep_errors)
-    return _parallel(scorer, rows, workers, chunk_size, as_wire, keep_errors, executor)
+        return _serial(scorer, rows, output)
+    return _parallel(scorer, rows, workers, chunk_size, output, executor)
 
 
-def _serial(scorer: Scorer, rows: Iterable[Row], as_wire: bool, keep_errors: bool) -> Iterator[Any]:
+def _serial(scorer: Scorer, rows: Iterable[Row], output: _Output) -> Iterator[Any]:
     for row in rows:
-        yield from _score_rows(scorer, (row,), as_wire, keep_errors)
+        yield from _score_rows(scorer, (row,), output)
 
 
 def _parallel(
@@ -98,8 +164,7 @@ def _parallel(
     rows: Iterable[Row],
     workers: int,
     chunk_size: int,
-    as_wire: bool,
-    keep_errors: bool,
+    output: _Output,
     executor: Executor | None,
 ) -> Iterator[Any]:
     own = executor is None
@@ -116,9 +181,9 @@ def _parallel(
         if not chunk:
             return False
         if own:
-            pending.append(pool.submit(_score_chunk, chunk, as_wire, keep_errors))
+            pending.append(pool.submit(_score_chunk, chunk, output))
         else:
-            pending.append(pool.submit(_score_rows, scorer, chunk, as_wire, keep_errors))
+            pending.append(pool.submit(_score_rows, scorer, chunk, output))
         return True
 
     try:
