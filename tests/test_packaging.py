@@ -92,3 +92,52 @@ def test_plugin_passes_its_tests_alone(plugin: str, tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert " passed" in result.stdout
+
+
+def test_template_scaffold_installs_and_passes_its_tests(tmp_path: Path) -> None:
+    """plugins/_template, copied as a new plugin would be, installs and its tests pass.
+
+    Outside the workspace the ``assay = { workspace = true }`` source cannot apply, so the copy
+    drops that table and installs the core from the checkout instead.
+    """
+    uv = shutil.which("uv")
+    assert uv, "uv is on PATH in the workspace set-up (python3 -m pip install uv)"
+    plugin = tmp_path / "assay-example"
+    shutil.copytree(ROOT / "plugins" / "_template", plugin)
+    pyproject = plugin / "pyproject.toml"
+    text = pyproject.read_text(encoding="utf-8")
+    pyproject.write_text(text.replace("[tool.uv.sources]\nassay = { workspace = true }\n", ""))
+    venv = tmp_path / "venv"
+    subprocess.run(
+        [uv, "venv", "--quiet", "--python", sys.executable, str(venv)], check=True, timeout=300
+    )
+    python = venv / "bin" / "python"
+    subprocess.run(
+        [
+            uv,
+            "pip",
+            "install",
+            "--quiet",
+            "--python",
+            str(python),
+            "-e",
+            str(ROOT / "core"),
+            "-e",
+            str(plugin),
+            "pytest",
+            "pytest-benchmark",
+        ],
+        check=True,
+        timeout=600,
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    result = subprocess.run(
+        [str(python), "-m", "pytest", str(plugin / "tests"), "-q", "-p", "no:cacheprovider"],
+        cwd=plugin,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    assert "2 passed" in result.stdout
