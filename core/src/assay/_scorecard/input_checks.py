@@ -15,7 +15,7 @@ from assay._errors import AssayError, ErrorCode
 from assay._scorecard.types import ScoreWarning
 from assay.signals import claim_support_problem, is_finite_number
 
-__all__ = ["DOCUMENTS_SILENT", "MISSING_CANDIDATES", "check_common_inputs", "check_structure"]
+__all__ = ["DOCUMENTS_SILENT", "MISSING_CANDIDATES", "check_common_inputs"]
 
 DOCUMENTS_SILENT = ScoreWarning(
     "documents-silent", "warn", "Source documents do not address this question.", "documentsSilent"
@@ -38,18 +38,13 @@ def _malformed(message: str, path: str | None = None) -> AssayError:
     return AssayError(ErrorCode.MALFORMED_INPUT, message, path)
 
 
-def check_structure(inputs: Any) -> None:
-    """Raise ``MALFORMED_INPUT`` for input the scorer cannot read at all: not an object, no
-    ``candidates`` array, a candidate that is not an object or has no ``retrievalScores``
-    object. (The reference crashes with a TypeError on these.)"""
-    check_common_inputs(inputs)
-
-
 def check_common_inputs(inputs: Any) -> list[ScoreWarning]:
-    """Structure check (see :func:`check_structure`) and the common part of V, in the
-    reference's order, in one pass over the candidates.
+    """The common part of V, in the reference's order, and the structure check, in one pass
+    over the candidates.
 
-    :raises AssayError: ``MALFORMED_INPUT`` for structurally broken input.
+    :raises AssayError: ``MALFORMED_INPUT`` for input the scorer cannot read at all: not an
+        object, no ``candidates`` array, a candidate that is not an object or has no
+        ``retrievalScores`` object (the reference crashes with a TypeError on these).
     """
     if type(inputs) is not dict and not isinstance(inputs, Mapping):
         raise _malformed(f"scoring inputs must be a JSON object, not {type(inputs).__name__}")
