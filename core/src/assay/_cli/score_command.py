@@ -5,32 +5,17 @@ from __future__ import annotations
 import json
 import sys
 from collections import deque
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import IO, Any
 
 import click
 
 from assay._errors import AssayError, ErrorCode
-from assay._scorecard.batch import score_many
+from assay._scorecard.batch import score_many, split_request
 from assay._scorecard.engine import create_scorer
 from assay._scorecard.render import render_text
 from assay._wire import from_json_safe, scorecard_to_json, to_json_safe
 from assay.cli import EXIT_USAGE, read_json_file
-
-
-def _split_request(record: Any, where: str) -> tuple[Mapping[str, Any], Any]:
-    if not isinstance(record, Mapping):
-        raise AssayError(ErrorCode.MALFORMED_INPUT, f"{where} must be a JSON object")
-    if "inputs" in record:
-        unknown = sorted(set(record) - {"inputs", "config", "id"})
-        if unknown:
-            raise AssayError(
-                ErrorCode.MALFORMED_INPUT,
-                f"unknown key(s) {', '.join(unknown)}; expected inputs, config and optional id",
-                unknown[0],
-            )
-        return record["inputs"], record.get("config")
-    return record, None
 
 
 def _dumps(value: Any) -> str:
@@ -81,7 +66,7 @@ def score_command(
     if jsonl:
         _score_stream(ctx, file, default_config or {}, workers)
         return
-    inputs, config = _split_request(from_json_safe(read_json_file(file)), file)
+    inputs, config = split_request(from_json_safe(read_json_file(file)), file)
     scorecard = create_scorer(default_config if config is None else config).compute(inputs)
     if as_json:
         click.echo(scorecard_to_json(scorecard, indent=2))

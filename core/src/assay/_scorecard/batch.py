@@ -41,6 +41,27 @@ def canonical_json(value: Any) -> str:
     return json.dumps(to_json_safe(value), sort_keys=True, separators=(",", ":"))
 
 
+def split_request(record: Any, where: str) -> tuple[Any, Any]:
+    """``(inputs, config)`` of a scoring request: ``{"inputs", "config"?, "id"?}`` or a bare
+    inputs object (config ``None``).
+
+    :raises AssayError: ``MALFORMED_INPUT`` when ``record`` is not an object or carries unknown
+        keys beside ``inputs``; ``where`` names it in the message.
+    """
+    if not isinstance(record, Mapping):
+        raise AssayError(ErrorCode.MALFORMED_INPUT, f"{where} must be a JSON object")
+    if "inputs" not in record:
+        return record, None
+    unknown = sorted(set(record) - {"inputs", "config", "id"})
+    if unknown:
+        raise AssayError(
+            ErrorCode.MALFORMED_INPUT,
+            f"unknown key(s) {', '.join(unknown)}; expected inputs, config and optional id",
+            unknown[0],
+        )
+    return record["inputs"], record.get("config")
+
+
 def _parse_line(line: str, config_key: str) -> Any:
     """The inputs of one JSON text row: a bare inputs object or ``{"inputs", "config"?, "id"?}``
     whose config, if any, must be the stream's.
@@ -54,25 +75,15 @@ def _parse_line(line: str, config_key: str) -> Any:
         raise AssayError(ErrorCode.MALFORMED_INPUT, f"not valid JSON: {exc.msg}") from exc
     if '"$float"' in line:
         record = from_json_safe(record)
-    if not isinstance(record, Mapping):
-        raise AssayError(ErrorCode.MALFORMED_INPUT, "a line must be a JSON object")
-    if "inputs" not in record:
-        return record
-    unknown = sorted(set(record) - {"inputs", "config", "id"})
-    if unknown:
-        raise AssayError(
-            ErrorCode.MALFORMED_INPUT,
-            f"unknown key(s) {', '.join(unknown)}; expected inputs, config and optional id",
-            unknown[0],
-        )
-    if record.get("config") is not None and canonical_json(record["config"]) != config_key:
+    inputs, config = split_request(record, "a line")
+    if config is not None and canonical_json(config) != config_key:
         raise AssayError(
             ErrorCode.INVALID_CONFIG,
             "every line of a stream is scored with one config; pass it once for the stream "
             "(this line's config differs)",
             "config",
         )
-    return record["inputs"]
+    return inputs
 
 
 def _score_rows(scorer: Scorer, rows: Iterable[Row], output: _Output) -> list[Any]:
