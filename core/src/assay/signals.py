@@ -12,7 +12,21 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
+from assay._scorecard.types import ScoreWarning
+
+DOCUMENTS_SILENT = ScoreWarning(
+    "documents-silent", "warn", "Source documents do not address this question.", "documentsSilent"
+)
+"""Raised by the core's input checks and by the grounding dimension; one text, so the scorecard
+keeps it once."""
+MISSING_CANDIDATES = ScoreWarning(
+    "missing-candidates", "warn", "No retrieved candidates were provided.", "candidates"
+)
+"""Raised by the core's input checks and by the retrieval dimension; one text, kept once."""
+
 __all__ = [
+    "DOCUMENTS_SILENT",
+    "MISSING_CANDIDATES",
     "claim_support_problem",
     "is_finite_number",
     "is_number",

@@ -13,16 +13,15 @@ from typing import Any
 
 from assay._errors import AssayError, ErrorCode
 from assay._scorecard.types import ScoreWarning
-from assay.signals import claim_support_problem, is_finite_number
-
-__all__ = ["DOCUMENTS_SILENT", "MISSING_CANDIDATES", "check_common_inputs"]
-
-DOCUMENTS_SILENT = ScoreWarning(
-    "documents-silent", "warn", "Source documents do not address this question.", "documentsSilent"
+from assay.signals import (
+    DOCUMENTS_SILENT,
+    MISSING_CANDIDATES,
+    claim_support_problem,
+    is_finite_number,
 )
-MISSING_CANDIDATES = ScoreWarning(
-    "missing-candidates", "warn", "No retrieved candidates were provided.", "candidates"
-)
+
+__all__ = ["check_common_inputs"]
+
 _COMBINED = "Candidate combinedScore should be a finite number in the 0-1 range."
 _METHOD = "Retrieval method scores should be finite numbers in the 0-1 range."
 

@@ -10,16 +10,13 @@ from typing import Any
 
 import assay
 from assay.jsmath import js_number, round_to
-from assay.signals import claim_support_problem, is_number, js_truthy
+from assay.signals import DOCUMENTS_SILENT, claim_support_problem, is_number, js_truthy
 
 MAX_POINTS = 30.0
 _BASE = {"high": 30, "medium": 13}
 _CEILINGS = {"inferential": 24, "multi-hop": 18, "comparative": 16}
 _SUPPORT_BANDS = ((0.9, 0), (0.7, -3), (0.5, -7))
 
-DOCUMENTS_SILENT = assay.ScoreWarning(
-    "documents-silent", "warn", "Source documents do not address this question.", "documentsSilent"
-)
 MISSING_FAITHFULNESS = assay.ScoreWarning(
     "missing-faithfulness",
     "warn",

@@ -13,14 +13,11 @@ import attrs
 
 import assay
 from assay.jsmath import js_number, round_to
-from assay.signals import is_finite_number
+from assay.signals import MISSING_CANDIDATES, is_finite_number
 
 MAX_POINTS = 25.0
 DEFAULT_BANDS = {"full": 0.80, "high": 0.65, "medium": 0.50, "low": 0.35}
 
-MISSING_CANDIDATES = assay.ScoreWarning(
-    "missing-candidates", "warn", "No retrieved candidates were provided.", "candidates"
-)
 SINGLE_METHOD = assay.ScoreWarning(
     "single-retrieval-method",
     "warn",
