@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
+from assay._errors import AssayError, ErrorCode
 from assay._scorecard.types import ScoreWarning
 
 DOCUMENTS_SILENT = ScoreWarning(
@@ -31,6 +32,7 @@ __all__ = [
     "is_finite_number",
     "is_number",
     "js_truthy",
+    "resolve_score_bands",
     "timestamp_ms",
 ]
 
@@ -109,3 +111,31 @@ def timestamp_ms(value: Any) -> float | None:
         return None
     delta = moment - datetime(1970, 1, 1, tzinfo=UTC)
     return float(delta.days * 86_400_000 + delta.seconds * 1000 + delta.microseconds // 1000)
+
+
+def resolve_score_bands(
+    overrides: Any, path: str, defaults: Mapping[str, float]
+) -> dict[str, float]:
+    """``full`` / ``high`` / ``medium`` / ``low`` score bands: ``defaults`` merged with the
+    configured ``overrides`` (a partial object), validated as the reference validates them:
+    every value (extra keys too) a finite number, and ``full >= high >= medium >= low``.
+
+    :raises AssayError: ``INVALID_CONFIG`` at ``path`` (or ``path.key`` for a bad value).
+    """
+    bands = dict(defaults)
+    if overrides is not None:
+        if not isinstance(overrides, Mapping):
+            raise AssayError(ErrorCode.INVALID_CONFIG, "scoreBands must be an object", path)
+        bands.update(overrides)
+    for key, value in bands.items():
+        if not is_finite_number(value):
+            raise AssayError(
+                ErrorCode.INVALID_CONFIG,
+                f"band must be a finite number, got {value!r}",
+                f"{path}.{key}",
+            )
+    if not bands["full"] >= bands["high"] >= bands["medium"] >= bands["low"]:
+        raise AssayError(
+            ErrorCode.INVALID_CONFIG, "bands must satisfy full >= high >= medium >= low", path
+        )
+    return bands

@@ -1,6 +1,6 @@
 """assay-grounding: the answer grounding and answer relevance dimensions (seed 000)."""
 
 from assay_grounding.grounding import Grounding
-from assay_grounding.relevance import AnswerRelevance, resolve_bands
+from assay_grounding.relevance import AnswerRelevance
 
-__all__ = ["AnswerRelevance", "Grounding", "resolve_bands"]
+__all__ = ["AnswerRelevance", "Grounding"]

@@ -11,7 +11,7 @@ from typing import Any
 
 import assay
 from assay.jsmath import js_number, round_to
-from assay.signals import is_finite_number
+from assay.signals import resolve_score_bands
 
 MAX_POINTS = 15.0
 DEFAULT_BANDS = {"full": 0.90, "high": 0.75, "medium": 0.60, "low": 0.40}
@@ -30,29 +30,6 @@ def _section(config: Mapping[str, Any]) -> Mapping[str, Any]:
     return section if isinstance(section, Mapping) else {}
 
 
-def resolve_bands(overrides: Any, path: str, defaults: Mapping[str, float]) -> dict[str, float]:
-    """Default bands merged with ``overrides``, validated: every value finite and
-    full >= high >= medium >= low.
-
-    :raises assay.AssayError: ``INVALID_CONFIG`` with ``path``.
-    """
-    bands = dict(defaults)
-    if overrides is not None:
-        if not isinstance(overrides, Mapping):
-            raise assay.AssayError("INVALID_CONFIG", "scoreBands must be an object", path)
-        bands.update(overrides)
-    for key, value in bands.items():
-        if not is_finite_number(value):
-            raise assay.AssayError(
-                "INVALID_CONFIG", f"band must be a finite number, got {value!r}", f"{path}.{key}"
-            )
-    if not bands["full"] >= bands["high"] >= bands["medium"] >= bands["low"]:
-        raise assay.AssayError(
-            "INVALID_CONFIG", "bands must satisfy full >= high >= medium >= low", path
-        )
-    return bands
-
-
 class AnswerRelevance(assay.Dimension):
     """Active when ``answerRelevanceScore`` is present or ``relevance.required`` is true."""
 
@@ -66,7 +43,9 @@ class AnswerRelevance(assay.Dimension):
         return "answerRelevanceScore" in inputs or _section(config).get("required") is True
 
     def validate_config(self, config: Mapping[str, Any]) -> None:
-        resolve_bands(_section(config).get("scoreBands"), "relevance.scoreBands", DEFAULT_BANDS)
+        resolve_score_bands(
+            _section(config).get("scoreBands"), "relevance.scoreBands", DEFAULT_BANDS
+        )
 
     def check_inputs(
         self, inputs: Mapping[str, Any], config: Mapping[str, Any]
@@ -87,7 +66,7 @@ class AnswerRelevance(assay.Dimension):
                 uncapped_raw=0,
                 warnings=[MISSING_RELEVANCE],
             )
-        bands = resolve_bands(
+        bands = resolve_score_bands(
             _section(config).get("scoreBands"), "relevance.scoreBands", DEFAULT_BANDS
         )
         value = inputs["answerRelevanceScore"]

@@ -13,7 +13,7 @@ import attrs
 
 import assay
 from assay.jsmath import js_number, round_to
-from assay.signals import MISSING_CANDIDATES, is_finite_number
+from assay.signals import MISSING_CANDIDATES, is_finite_number, resolve_score_bands
 
 MAX_POINTS = 25.0
 DEFAULT_BANDS = {"full": 0.80, "high": 0.65, "medium": 0.50, "low": 0.35}
@@ -48,20 +48,6 @@ def _require_int(value: Any, path: str, minimum: int) -> None:
         raise _fail(f"must be an integer >= {minimum}, got {value!r}", path)
 
 
-def resolve_bands(overrides: Any, path: str) -> dict[str, float]:
-    """Default magnitude bands merged with ``overrides``; validated (finite, descending)."""
-    bands: dict[str, Any] = dict(DEFAULT_BANDS)
-    if overrides is not None:
-        if not isinstance(overrides, Mapping):
-            raise _fail("scoreBands must be an object", path)
-        bands.update(overrides)
-    for key, value in bands.items():
-        _require_finite(value, f"{path}.{key}")
-    if not bands["full"] >= bands["high"] >= bands["medium"] >= bands["low"]:
-        raise _fail("bands must satisfy full >= high >= medium >= low", path)
-    return bands
-
-
 @attrs.frozen
 class RetrievalSettings:
     """The resolved ``retrieval`` config section (defaults merged, validated)."""
@@ -89,7 +75,9 @@ class RetrievalSettings:
         section = config.get("retrieval") or {}
         if not isinstance(section, Mapping):
             raise _fail("retrieval must be an object", "retrieval")
-        bands = resolve_bands(section.get("scoreBands"), "retrieval.scoreBands")
+        bands = resolve_score_bands(
+            section.get("scoreBands"), "retrieval.scoreBands", DEFAULT_BANDS
+        )
         top_k = section.get("topK", 3)
         _require_int(top_k, "retrieval.topK", 1)
         min_confirmed = section.get("minConfirmedMethods", 2)
