@@ -6,6 +6,7 @@ docs/api.md; modules whose names start with an underscore are private and may ch
 release. Plugins import only from here.
 """
 
+from assay._accel import speedups_allowed
 from assay._errors import AssayError, ErrorCode, PluginLoadWarning
 from assay._hookspecs import ENTRY_POINT_GROUP, hookimpl, hookspec
 from assay._plugins import (
@@ -134,6 +135,7 @@ __all__ = [
     "scoring_config_to_wire",
     "scoring_inputs_from_wire",
     "scoring_inputs_to_wire",
+    "speedups_allowed",
     "to_json_safe",
     "to_wire",
 ]

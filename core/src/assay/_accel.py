@@ -1,0 +1,23 @@
+"""Whether compiled speedups may be used.
+
+Some packages ship an optional compiled twin (``_speedups``, built from Cython when the package
+is installed on a machine with a C compiler) of their hot path next to the pure-Python
+reference implementation. Both give identical results; the compiled one is only faster. When
+``ASSAY_PURE_PYTHON`` is ``1``, ``true`` or ``yes`` (any case), every package uses its
+pure-Python implementation instead — for debugging, profiling Python code, or checking that the
+two agree.
+"""
+
+from __future__ import annotations
+
+import os
+
+__all__ = ["speedups_allowed"]
+
+_TRUTHY = {"1", "true", "yes"}
+
+
+def speedups_allowed() -> bool:
+    """Whether a package may use its compiled speedups (``ASSAY_PURE_PYTHON`` is not set to
+    ``1``/``true``/``yes``). Packages ask once, when their module is imported."""
+    return os.environ.get("ASSAY_PURE_PYTHON", "").strip().lower() not in _TRUTHY
