@@ -100,7 +100,11 @@ def tokenize(text: str) -> list[str]:
 
 
 _WS = re.escape(JS_WHITESPACE)
-_SENTENCE_BOUNDARY = re.compile(f"(?<=[.!?])[{_WS}]+(?=[A-Z]|\\Z)")
+# A boundary is the whitespace run (group 1) after ``.``, ``!`` or ``?`` and before an ASCII
+# capital or the end. The mark is matched rather than looked behind: a pattern that starts with
+# a character class lets ``re`` skip ahead to the next candidate mark, about twice as fast as
+# a split that tries the look-behind at every position; the pieces are the same.
+_SENTENCE_BOUNDARY = re.compile(f"[.!?]([{_WS}]+)(?=[A-Z]|\\Z)")
 _WORD_SEPARATOR = re.compile(f"[{_WS}]+")
 
 
@@ -112,8 +116,17 @@ def split_sentences(text: str) -> list[str]:
     """
     if not isinstance(text, str):
         raise TypeError(f"split_sentences expects a string, got {type(text).__name__}")
-    pieces = (piece.strip(JS_WHITESPACE) for piece in _SENTENCE_BOUNDARY.split(text))
-    return [piece for piece in pieces if piece]
+    sentences = []
+    start = 0
+    for boundary in _SENTENCE_BOUNDARY.finditer(text):
+        piece = text[start : boundary.start(1)].strip(JS_WHITESPACE)
+        if piece:
+            sentences.append(piece)
+        start = boundary.end()
+    piece = text[start:].strip(JS_WHITESPACE)
+    if piece:
+        sentences.append(piece)
+    return sentences
 
 
 def filter_factual_sentences(sentences: Sequence[str]) -> list[str]:
