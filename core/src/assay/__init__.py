@@ -6,7 +6,7 @@ docs/api.md; modules whose names start with an underscore are private and may ch
 release. Plugins import only from here.
 """
 
-from assay._accel import speedups_allowed
+from assay._accel import load_speedups, speedups_allowed
 from assay._errors import AssayError, ErrorCode, PluginLoadWarning
 from assay._hookspecs import ENTRY_POINT_GROUP, hookimpl, hookspec
 from assay._plugins import (
@@ -120,6 +120,7 @@ __all__ = [
     "from_json_safe",
     "hookimpl",
     "hookspec",
+    "load_speedups",
     "log_record",
     "otel_attributes",
     "record_on_span",

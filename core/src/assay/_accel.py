@@ -10,9 +10,11 @@ two agree.
 
 from __future__ import annotations
 
+import importlib
 import os
+from types import ModuleType
 
-__all__ = ["speedups_allowed"]
+__all__ = ["load_speedups", "speedups_allowed"]
 
 _TRUTHY = {"1", "true", "yes"}
 
@@ -21,3 +23,17 @@ def speedups_allowed() -> bool:
     """Whether a package may use its compiled speedups (``ASSAY_PURE_PYTHON`` is not set to
     ``1``/``true``/``yes``). Packages ask once, when their module is imported."""
     return os.environ.get("ASSAY_PURE_PYTHON", "").strip().lower() not in _TRUTHY
+
+
+def load_speedups(module: str) -> ModuleType | None:
+    """The compiled module ``module`` when it is built and :func:`speedups_allowed`, else
+    ``None`` (the caller then keeps its pure-Python implementation).
+
+    :param module: absolute module name, e.g. ``"assay_retrieval._speedups"``.
+    """
+    if not speedups_allowed():
+        return None
+    try:
+        return importlib.import_module(module)
+    except ImportError:  # not built (no C compiler at install time)
+        return None

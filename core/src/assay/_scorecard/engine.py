@@ -11,6 +11,7 @@ import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from assay._accel import load_speedups
 from assay._errors import AssayError, ErrorCode
 from assay._plugins import default_registry
 from assay._protocols import Dimension, Policy
@@ -18,7 +19,7 @@ from assay._registry import Registry
 from assay._scorecard.input_checks import check_common_inputs
 from assay._scorecard.policy import ScorecardEvidence
 from assay._scorecard.presets import DEFAULT_PRESET, Preset
-from assay._scorecard.signal_policy import SignalPolicy
+from assay._scorecard.signal_policy import NO_OUTCOME, SignalPolicy
 from assay._scorecard.types import (
     Scorecard,
     ScorecardMeta,
@@ -140,6 +141,7 @@ class Scorer:
         configure = getattr(policy, "configure", None)
         self.policy: Policy = configure(wire.get("actionPolicy")) if configure else policy
         self.signal_policy = SignalPolicy.merged(preset, wire.get("signalPolicy"))
+        self._signal_policy_empty = self.signal_policy.is_empty
         self.strict = wire.get("validation") == "strict"
         # dimensions with input checks of their own, in check order (the seed's V order)
         self._checkers = sorted(
@@ -376,3 +378,19 @@ def compute_confidence(
     :raises AssayError: as :func:`create_scorer` and :meth:`Scorer.compute`.
     """
     return create_scorer(config).compute(inputs)
+
+
+PURE_COMPUTE = Scorer.compute
+"""The pure-Python reference of :meth:`Scorer.compute`; the compiled twin must match it."""
+
+_speedups = load_speedups("assay._scorecard._speedups")
+if _speedups is not None:
+    _speedups.bind_engine(
+        ALGORITHM_VERSION,
+        SCHEMA_VERSION,
+        _MISSING_SIGNAL_OF,
+        _NOT_ADDRESSED,
+        scoring_inputs_to_wire,
+        NO_OUTCOME,
+    )
+    Scorer.compute = _speedups.compute  # type: ignore[method-assign]

@@ -12,7 +12,7 @@ from assay._scorecard.types import ScoreWarning
 from assay.jsmath import js_number
 from assay.signals import timestamp_ms
 
-__all__ = ["SignalPolicy", "SignalPolicyOutcome", "is_signal_missing"]
+__all__ = ["NO_OUTCOME", "SignalPolicy", "SignalPolicyOutcome", "is_signal_missing"]
 
 
 def _absent(key: str) -> Callable[[Mapping[str, Any]], bool]:
@@ -73,7 +73,8 @@ class SignalPolicyOutcome:
     abstain_missing: tuple[str, ...]
 
 
-_NO_OUTCOME = SignalPolicyOutcome((), (), ())
+NO_OUTCOME = SignalPolicyOutcome((), (), ())
+"""The outcome of an empty policy (nothing required, no citation limits)."""
 
 
 @attrs.frozen
@@ -118,7 +119,7 @@ class SignalPolicy:
     def evaluate(self, inputs: Mapping[str, Any]) -> SignalPolicyOutcome:
         """Check ``inputs`` against the policy."""
         if self.is_empty:
-            return _NO_OUTCOME
+            return NO_OUTCOME
         warnings: list[ScoreWarning] = []
         review: list[str] = []
         abstain: list[str] = []

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 import attrs
 
+from assay._accel import load_speedups
 from assay.jsmath import js_round
 
 __all__ = [
@@ -339,3 +340,11 @@ def dimension_score(
         ),
         None if warnings is None else tuple(warnings),
     )
+
+
+PURE_DIMENSION_SCORE = dimension_score
+"""The pure-Python reference of :func:`dimension_score`; the compiled twin must match it."""
+
+_speedups = load_speedups("assay._scorecard._speedups")
+if _speedups is not None:
+    dimension_score = _speedups.dimension_score

@@ -1,0 +1,463 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""Compiled twin of the scorecard's hot path.
+
+It mirrors, statement for statement, three pure-Python functions that stay the reference:
+
+- :func:`assay._scorecard.types.dimension_score` (``dimension_score`` here),
+- :func:`assay._scorecard.input_checks.check_common_inputs`,
+- :meth:`assay._scorecard.engine.Scorer.compute` (``compute`` here), with
+  :meth:`ThresholdActionPolicy.decide <assay._scorecard.policy.ThresholdActionPolicy.decide>`
+  inlined for the default policy.
+
+Results are identical, down to int-versus-float types and every string: the tests compare the
+two on every conformance input. Arithmetic runs on C doubles only where the operands are exact
+``float``/``int`` objects (for which Python converts to binary64 first anyway); anything else
+goes through the same Python operations as the reference, so odd inputs raise or propagate
+exactly as they do there. Change a reference function, change its twin here.
+
+Records are built with ``object.__new__`` and slot assignment (``PyObject_GenericSetAttr``, as
+attrs' own generated ``__init__`` does) instead of calling the classes: the frozen attrs classes
+have no converters or validators on these fields, so the result is the same object, built
+several times faster.
+"""
+
+from cpython.object cimport PyObject_GenericSetAttr
+from libc.math cimport floor, isfinite, isnan
+
+from collections.abc import Mapping
+
+from assay._errors import AssayError, ErrorCode
+from assay._scorecard.policy import ScorecardEvidence, ThresholdActionPolicy
+from assay._scorecard.types import (
+    DimensionBreakdown,
+    DimensionScore,
+    Scorecard,
+    ScorecardMeta,
+    ScoreWarning,
+    TierResult,
+)
+from assay.jsmath import js_number, js_round
+from assay.signals import (
+    DOCUMENTS_SILENT,
+    MISSING_CANDIDATES,
+    claim_support_problem,
+    is_finite_number,
+)
+
+cdef object _new = object.__new__
+cdef str _COMBINED = "Candidate combinedScore should be a finite number in the 0-1 range."
+cdef str _METHOD = "Retrieval method scores should be finite numbers in the 0-1 range."
+
+# Set once by assay._scorecard.engine (bind_engine), which imports this module: the engine's
+# constants and its pure helpers, so that they are defined in one place.
+cdef str ALGORITHM_VERSION = ""
+cdef str SCHEMA_VERSION = ""
+cdef dict MISSING_SIGNAL_OF = {}
+cdef object NOT_ADDRESSED = None
+cdef object inputs_to_wire = None
+cdef object empty_outcome = None
+
+
+def bind_engine(algorithm_version, schema_version, missing_signal_of, not_addressed,
+                scoring_inputs_to_wire, no_outcome):
+    """Give this module the engine's constants (called once by the engine at import)."""
+    global ALGORITHM_VERSION, SCHEMA_VERSION, MISSING_SIGNAL_OF, NOT_ADDRESSED
+    global inputs_to_wire, empty_outcome
+    ALGORITHM_VERSION = algorithm_version
+    SCHEMA_VERSION = schema_version
+    MISSING_SIGNAL_OF = dict(missing_signal_of)
+    NOT_ADDRESSED = not_addressed
+    inputs_to_wire = scoring_inputs_to_wire
+    empty_outcome = no_outcome
+
+
+# ------------------------------------------------------------------------------------ numbers
+
+cdef inline bint _is_num(object value):
+    """An exact float or int (not bool): arithmetic on it may run on C doubles."""
+    cdef type kind = type(value)
+    return kind is float or kind is int
+
+
+cdef inline double _round_js(double x):
+    """JavaScript Math.round on a finite or non-finite double (jsmath.js_round)."""
+    cdef double lower
+    if not isfinite(x):
+        return x
+    lower = floor(x)
+    return lower + 1.0 if x - lower >= 0.5 else lower
+
+
+cdef object _percent(object part, object whole):
+    """``js_round(part / whole * 100)`` with Python's semantics (ZeroDivisionError included)."""
+    if _is_num(part) and _is_num(whole) and whole != 0:
+        return _round_js(<double>part / <double>whole * 100.0)
+    return js_round(part / whole * 100)
+
+
+cdef inline object _set(object record, str name, object value):
+    PyObject_GenericSetAttr(record, name, value)
+
+
+# ------------------------------------------------------------------------------------ records
+
+def dimension_score(*, raw, max_points, explanation, components=None, adjustments=None,
+                    diagnostics=None, uncapped_raw=None, warnings=(), normalized=None):
+    """Twin of :func:`assay._scorecard.types.dimension_score` (same contract)."""
+    if normalized is None:
+        normalized = _percent(raw, max_points) if max_points else 0.0
+    breakdown = _new(DimensionBreakdown)
+    _set(breakdown, "components", components if components is not None else {})
+    _set(breakdown, "adjustments", adjustments if adjustments is not None else {})
+    _set(breakdown, "diagnostics", diagnostics if diagnostics is not None else {})
+    _set(breakdown, "uncapped_raw", raw if uncapped_raw is None else uncapped_raw)
+    _set(breakdown, "raw", raw)
+    score = _new(DimensionScore)
+    _set(score, "raw", raw)
+    _set(score, "max", max_points)
+    _set(score, "normalized", normalized)
+    _set(score, "explanation", explanation)
+    _set(score, "breakdown", breakdown)
+    _set(score, "warnings", None if warnings is None else tuple(warnings))
+    return score
+
+
+cdef object _tier_result(double score, tuple label_and_color):
+    tier = _new(TierResult)
+    _set(tier, "score", score)
+    _set(tier, "label", label_and_color[0])
+    _set(tier, "color", label_and_color[1])
+    return tier
+
+
+cdef tuple _label(double score):
+    if score >= 85:
+        return ("Strong", "green")
+    if score >= 65:
+        return ("Moderate", "amber")
+    if score >= 40:
+        return ("Limited", "orange")
+    return ("Insufficient", "red")
+
+
+cdef tuple _tier2_label(double score):
+    if score >= 85:
+        return ("Complete", "green")
+    if score >= 65:
+        return ("Good", "amber")
+    if score >= 40:
+        return ("Partial", "orange")
+    return ("Thin", "red")
+
+
+# ------------------------------------------------------------------------------- input checks
+
+cdef inline bint _in_unit_range(object value):
+    if _is_num(value):
+        return 0 <= value <= 1
+    return is_finite_number(value) and 0 <= value <= 1
+
+
+cdef inline object _malformed(str message, object path=None):
+    return AssayError(ErrorCode.MALFORMED_INPUT, message, path)
+
+
+cdef object _warning(str code, str severity, str message, str path):
+    warning = _new(ScoreWarning)
+    _set(warning, "code", code)
+    _set(warning, "severity", severity)
+    _set(warning, "message", message)
+    _set(warning, "path", path)
+    return warning
+
+
+def check_common_inputs(inputs):
+    """Twin of :func:`assay._scorecard.input_checks.check_common_inputs` (same contract)."""
+    cdef list warnings = []
+    cdef Py_ssize_t index
+    if type(inputs) is not dict and not isinstance(inputs, Mapping):
+        raise _malformed(f"scoring inputs must be a JSON object, not {type(inputs).__name__}")
+    candidates = inputs.get("candidates")
+    if type(candidates) is not list and not isinstance(candidates, (list, tuple)):
+        raise _malformed("candidates must be an array of candidates", "candidates")
+    if inputs.get("documentsSilent") is True:
+        warnings.append(DOCUMENTS_SILENT)
+    if not candidates:
+        warnings.append(MISSING_CANDIDATES)
+    index = 0
+    for candidate in candidates:
+        if type(candidate) is not dict and not isinstance(candidate, Mapping):
+            raise _malformed("a candidate must be an object", f"candidates[{index}]")
+        scores = candidate.get("retrievalScores")
+        if type(scores) is not dict and not isinstance(scores, Mapping):
+            raise _malformed(
+                "retrievalScores must be an object of method -> score",
+                f"candidates[{index}].retrievalScores",
+            )
+        if not _in_unit_range(candidate.get("combinedScore")):
+            warnings.append(_warning(
+                "input-out-of-range", "warn", _COMBINED, f"candidates[{index}].combinedScore"
+            ))
+        for method, score in scores.items():
+            if not _in_unit_range(score):
+                warnings.append(_warning(
+                    "input-out-of-range",
+                    "warn",
+                    _METHOD,
+                    f"candidates[{index}].retrievalScores.{method}",
+                ))
+        index += 1
+    if "claimSupport" in inputs:
+        problem = claim_support_problem(inputs["claimSupport"])
+        if problem:
+            warnings.append(_warning("input-out-of-range", "warn", problem, "claimSupport"))
+    for key in ("faithfulnessScore", "citationCoverageScore"):
+        if key in inputs and not _in_unit_range(inputs[key]):
+            warnings.append(_warning(
+                "input-out-of-range",
+                "warn",
+                f"{key} should be a finite number in the 0-1 range.",
+                key,
+            ))
+    return warnings
+
+
+# ------------------------------------------------------------------------------------ compute
+
+cdef list _merge_warnings(list problems, dict scores, tuple policy_warnings):
+    """Twin of engine._merge_warnings: first of identical (code, path, message) kept."""
+    cdef list merged = []
+    cdef set seen = set()
+    cdef list groups = [problems]
+    for score in scores.values():
+        if score.warnings:
+            groups.append(score.warnings)
+    groups.append(policy_warnings)
+    for group in groups:
+        for warning in group:
+            key = (warning.code, warning.path, warning.message)
+            if key not in seen:
+                seen.add(key)
+                merged.append(warning)
+    return merged
+
+
+cdef tuple _missing_signals(list warnings):
+    cdef dict signals = {}
+    for warning in warnings:
+        code = warning.code
+        if code == "required-signal-missing":
+            signals.setdefault(warning.path, None)
+        else:
+            name = MISSING_SIGNAL_OF.get(code)
+            if name:
+                signals.setdefault(name, None)
+    return tuple(signals)
+
+
+cdef str _js_num(object x):
+    """jsmath.js_number for the floats and ints the policy formats (others: the pure helper)."""
+    cdef double value
+    if type(x) is float:
+        value = x
+        if isfinite(value) and value == floor(value) and -1e21 < value < 1e21:
+            return str(int(value))
+    return js_number(x)
+
+
+cdef tuple _threshold_decision(object policy, object total, object tier1, list warnings,
+                               bint documents_silent, tuple abstain_missing,
+                               tuple review_missing):
+    """Twin of ThresholdActionPolicy.decide for the exact core class: (action, rule, reason)."""
+    abstain_below, tier1_floor, answer_at, review_at = policy._thresholds
+    if documents_silent:
+        return (
+            "abstain",
+            "documents-silent",
+            "Documents do not address this question (documentsSilent is true).",
+        )
+    if abstain_missing:
+        names = ", ".join(abstain_missing)
+        return (
+            "abstain",
+            "abstain-when-missing",
+            f"Required signal(s) missing matched abstainWhenMissing policy: {names}.",
+        )
+    abstain_codes = policy._abstain_codes
+    for warning in warnings:
+        code = warning.code
+        if code in abstain_codes:
+            return (
+                "abstain",
+                "abstain-on-warning",
+                f"Warning '{code}' matched abstainOnWarnings policy.",
+            )
+    if total < abstain_below:
+        return (
+            "abstain",
+            "abstain-below",
+            f"Score {_js_num(total)} is below abstainBelow threshold "
+            f"({_js_num(policy.abstain_below)}).",
+        )
+    if tier1 < tier1_floor:
+        return (
+            "review",
+            "tier1-floor",
+            f"Tier 1 score {_js_num(tier1)} is below requireTier1AtLeast threshold "
+            f"({_js_num(policy.require_tier1_at_least)}).",
+        )
+    if review_missing:
+        names = ", ".join(review_missing)
+        return (
+            "review",
+            "review-when-missing",
+            f"Required signal(s) missing matched reviewWhenMissing policy: {names}.",
+        )
+    review_codes = policy._review_codes
+    for warning in warnings:
+        code = warning.code
+        if code in review_codes:
+            return (
+                "review",
+                "review-on-warning",
+                f"Warning '{code}' matched reviewOnWarnings policy.",
+            )
+    if total >= answer_at:
+        return (
+            "answer",
+            "answer-at",
+            f"Score {_js_num(total)} meets answerAt threshold ({_js_num(policy.answer_at)}).",
+        )
+    if total >= review_at:
+        return (
+            "review",
+            "review-at",
+            f"Score {_js_num(total)} meets reviewAt threshold ({_js_num(policy.review_at)}).",
+        )
+    return (
+        "abstain",
+        "below-review-at",
+        f"Score {_js_num(total)} is below reviewAt threshold "
+        f"({_js_num(policy.review_at)}) — abstaining.",
+    )
+
+
+def compute(self, inputs):
+    """Twin of :meth:`assay._scorecard.engine.Scorer.compute` (same contract)."""
+    cdef double raw_total = 0.0, max_possible = 0.0
+    cdef double t1_scaled = 0.0, t1_weight = 0.0, t2_scaled = 0.0, t2_weight = 0.0
+    cdef double scaled_c, total_c, tier1_score, tier2_score
+    cdef bint documents_silent, numeric
+    cdef dict scores = {}
+    cdef dict active_weights = {}
+    cdef list extensions = []
+    cdef list active = []
+    cdef list problems
+
+    data = inputs if type(inputs) is dict else inputs_to_wire(inputs)
+    problems = check_common_inputs(data)
+    config = self.config
+    for entry in self._plan:
+        if entry[5] or entry[0].is_active(data, config):
+            active.append(entry)
+    checkers = self._checkers
+    if checkers:
+        active_names = {entry[1] for entry in active}
+        for dimension in checkers:
+            if dimension.name in active_names:
+                problems.extend(dimension.check_inputs(data, config))
+    if self.strict and problems:
+        first = problems[0]
+        raise AssayError(ErrorCode.INVALID_INPUT, first.message, first.path)
+
+    for dimension, name, weight, tier1_member, extension, _ in active:
+        score = dimension.score(data, config)
+        scores[name] = score
+        raw = score.raw
+        maximum = score.max
+        numeric = _is_num(raw) and _is_num(maximum) and _is_num(weight) and maximum != 0
+        if numeric:
+            scaled_c = <double>raw / <double>maximum * <double>weight
+        else:  # the reference's Python arithmetic, with its errors
+            scaled_c = raw / maximum * weight
+        raw_total += scaled_c
+        max_possible += weight
+        active_weights[name] = weight
+        if tier1_member:
+            t1_scaled += scaled_c
+            t1_weight += weight
+        else:
+            t2_scaled += scaled_c
+            t2_weight += weight
+        if extension:
+            extensions.append(name)
+    if max_possible:
+        total_c = raw_total / max_possible * 100.0
+        if not isnan(total_c):
+            total_c = 100.0 if total_c >= 100.0 else (total_c if total_c > 0.0 else 0.0)
+        total_c = _round_js(total_c)
+    else:
+        total_c = 0.0
+    total = total_c
+
+    signal_policy = self.signal_policy
+    outcome = empty_outcome if self._signal_policy_empty else signal_policy.evaluate(data)
+
+    documents_silent = data.get("documentsSilent") is True
+    if documents_silent:
+        tier1 = NOT_ADDRESSED
+    elif t1_weight:
+        tier1_score = _round_js(t1_scaled / t1_weight * 100.0)
+        tier1 = _tier_result(tier1_score, _label(tier1_score))
+    else:
+        tier1 = None
+    if t2_weight:
+        tier2_score = _round_js(t2_scaled / t2_weight * 100.0)
+        tier2 = _tier_result(tier2_score, _tier2_label(tier2_score))
+    else:
+        tier2 = None
+
+    warnings = _merge_warnings(problems, scores, outcome.warnings)
+    tier1_value = tier1.score if tier1 else total
+    policy = self.policy
+    if type(policy) is ThresholdActionPolicy:
+        action, rule, reason = _threshold_decision(
+            policy, total, tier1_value, warnings, documents_silent,
+            outcome.abstain_missing, outcome.review_missing,
+        )
+    else:
+        decision = policy.decide(
+            ScorecardEvidence(
+                total,
+                tier1_value,
+                [w.code for w in warnings],
+                documents_silent,
+                outcome.abstain_missing,
+                outcome.review_missing,
+            )
+        )
+        action, rule, reason = decision.action, decision.rule, decision.reason
+
+    meta = _new(ScorecardMeta)
+    _set(meta, "algorithm_version", ALGORITHM_VERSION)
+    _set(meta, "schema_version", SCHEMA_VERSION)
+    _set(meta, "raw_total", raw_total)
+    _set(meta, "max_possible", max_possible)
+    _set(meta, "active_extensions", tuple(extensions))
+    _set(meta, "active_dimensions", tuple(scores))
+    _set(meta, "missing_signals", _missing_signals(warnings))
+    _set(meta, "warnings", tuple(warnings))
+    _set(meta, "weights", active_weights)
+    label, color = _label(total_c)
+    card = _new(Scorecard)
+    _set(card, "total", total)
+    _set(card, "label", label)
+    _set(card, "label_color", color)
+    _set(card, "recommended_action", action)
+    _set(card, "action_reason", reason)
+    _set(card, "tier1", tier1)
+    _set(card, "tier2", tier2)
+    _set(card, "dimensions", scores)
+    _set(card, "meta", meta)
+    _set(card, "action_rule", rule)
+    return card

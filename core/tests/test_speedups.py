@@ -1,0 +1,233 @@
+"""The core's compiled twins agree with the pure-Python reference, branch by branch.
+
+``assay._scorecard._speedups`` mirrors ``Scorer.compute``, ``check_common_inputs`` and
+``dimension_score``. Here both are run side by side on compositions of the test's own
+dimensions (no plugin needed), including the odd inputs where only Python's own semantics
+decide: ints against floats, NaN, a zero maximum, non-numeric points, strict mode, custom
+policies. The end-to-end comparison over every conformance vector is tests/test_speedups.py.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+import assay
+from assay._scorecard import engine, input_checks, types
+
+speedups = pytest.importorskip("assay._scorecard._speedups")
+
+
+class Points(assay.Dimension):
+    """A dimension whose raw, max, tier, extension flag and warnings the test chooses."""
+
+    def __init__(
+        self,
+        name: str,
+        raw: Any,
+        max_points: Any,
+        tier: int = 1,
+        extension: bool = False,
+        warnings: tuple[assay.ScoreWarning, ...] = (),
+    ) -> None:
+        self.name = name
+        self.raw = raw
+        self.max_points = max_points
+        self.default_weight = 10
+        self.tier = tier
+        self.extension = extension
+        self.warnings = warnings
+
+    def score(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> assay.DimensionScore:
+        return types.PURE_DIMENSION_SCORE(
+            raw=self.raw, max_points=self.max_points, explanation="x", warnings=self.warnings
+        )
+
+
+class Inactive(Points):
+    def is_active(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> bool:
+        return False
+
+
+class Checked(Points):
+    check_order = 5
+
+    def check_inputs(
+        self, inputs: Mapping[str, Any], config: Mapping[str, Any]
+    ) -> list[assay.ScoreWarning]:
+        return [assay.ScoreWarning("checked", "warn", "checked by the dimension", "x")]
+
+
+class Lenient:
+    """A third-party policy: answers everything (the engine must call it, not the inlined one)."""
+
+    name = "lenient"
+
+    def decide(self, evidence: assay.ScorecardEvidence) -> assay.Decision:
+        return assay.Decision("answer", "lenient", f"total {evidence.total}")
+
+
+WARN = assay.ScoreWarning("missing-conflict-signal", "warn", "no conflict signal", "hasConflict")
+BASE = {"supportLevel": "high", "hasConflict": False, "candidates": []}
+CANDIDATE = {"retrievalScores": {"semantic": 0.8, "keyword": 0.6}, "combinedScore": 0.7}
+
+
+def _typed(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _typed(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_typed(item) for item in value]
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    return [type(value).__name__, repr(value)]
+
+
+def _outcome(function: Any, *args: Any) -> Any:
+    try:
+        return ["ok", _typed(assay.to_wire(function(*args)))]
+    except assay.AssayError as error:
+        return ["AssayError", error.code, error.path, str(error)]
+    except Exception as error:  # Python's own errors must match too
+        return [type(error).__name__, str(error)]
+
+
+def _both(scorer: assay.Scorer, inputs: Any) -> tuple[Any, Any]:
+    return _outcome(engine.PURE_COMPUTE, scorer, inputs), _outcome(speedups.compute, scorer, inputs)
+
+
+def _scorer(*dims: Any, config: dict[str, Any] | None = None, policy: Any = None) -> assay.Scorer:
+    registry = assay.build_registry(load_entry_points=False)
+    return assay.create_scorer(
+        config or {}, dimensions=list(dims), policy=policy, registry=registry
+    )
+
+
+COMPOSITIONS = {
+    "ints": [Points("a", 15, 30), Points("b", 10, 10)],
+    "floats": [Points("a", 12.5, 25.0), Points("b", 3.3, 10.0)],
+    "tier 2 and extension": [
+        Points("a", 20, 25),
+        Points("b", 4, 10, tier=2, extension=True),
+        Points("c", 1.5, 3.0, tier=2),
+    ],
+    "only tier 2": [Points("b", 4, 10, tier=2)],
+    "nan points": [Points("a", math.nan, 25.0), Points("b", 5, 10)],
+    "zero maximum": [Points("a", 0, 0)],
+    "text points": [Points("a", "3", 10)],
+    "bool points": [Points("a", True, 10)],
+    "inactive and checked": [Inactive("a", 5, 10), Checked("b", 7, 10), Points("c", 2, 10)],
+    "warnings deduplicated": [
+        Points("a", 5, 10, warnings=(WARN,)),
+        Points("b", 5, 10, warnings=(WARN,)),
+    ],
+    "top score": [Points("a", 10, 10)],
+    "bottom score": [Points("a", 0, 10)],
+}
+CONFIGS = {
+    "default": {},
+    "strict": {"validation": "strict"},
+    "weights": {"weights": {"a": 2.5, "b": 7}},
+    "thresholds": {"actionPolicy": {"answerAt": 55.5, "reviewAt": 30, "abstainBelow": 10}},
+    "tier1 floor": {"actionPolicy": {"requireTier1AtLeast": 95}},
+    "abstain on warning": {"actionPolicy": {"abstainOnWarnings": ["input-out-of-range"]}},
+    "no review warnings": {"actionPolicy": {"reviewOnWarnings": []}},
+    "signal policy": {
+        "signalPolicy": {
+            "require": ["faithfulnessScore", "citationCount"],
+            "reviewWhenMissing": ["citationCount"],
+            "abstainWhenMissing": ["faithfulnessScore"],
+        }
+    },
+    "review when missing": {
+        "signalPolicy": {"require": ["citationCount"], "reviewWhenMissing": ["citationCount"]}
+    },
+    "citation floor": {"signalPolicy": {"minCitationCoverageScore": 0.9}},
+}
+INPUTS = {
+    "empty": BASE,
+    "candidates": {**BASE, "candidates": [CANDIDATE, {**CANDIDATE, "combinedScore": 0.4}]},
+    "out of range": {
+        **BASE,
+        "faithfulnessScore": 1.5,
+        "citationCoverageScore": "high",
+        "claimSupport": {"totalClaims": 2, "supportedClaims": 5},
+        "candidates": [{"retrievalScores": {"a": -1, "b": None}, "combinedScore": math.nan}],
+    },
+    "documents silent": {**BASE, "documentsSilent": True},
+    "nan combined": {**BASE, "candidates": [{"retrievalScores": {}, "combinedScore": math.inf}]},
+    "tuple candidates": {**BASE, "candidates": (CANDIDATE,)},
+    "not an object": [1, 2],
+    "no candidates": {"supportLevel": "high"},
+    "candidate not an object": {**BASE, "candidates": [3]},
+    "scores not an object": {**BASE, "candidates": [{"retrievalScores": [0.3]}]},
+}
+
+
+@pytest.mark.parametrize("composition", COMPOSITIONS)
+@pytest.mark.parametrize("config", CONFIGS)
+@pytest.mark.parametrize("inputs", INPUTS)
+def test_compute_twin_matches_reference(composition: str, config: str, inputs: str) -> None:
+    scorer = _scorer(*COMPOSITIONS[composition], config=CONFIGS[config])
+    pure, compiled = _both(scorer, INPUTS[inputs])
+    assert compiled == pure
+
+
+def test_compute_twin_takes_typed_inputs() -> None:
+    inputs = assay.ScoringInputs(
+        support_level="medium",
+        has_conflict=True,
+        candidates=[assay.Candidate(retrieval_scores={"semantic": 0.9}, combined_score=0.9)],
+    )
+    pure, compiled = _both(_scorer(Points("a", 6, 10)), inputs)
+    assert compiled == pure and compiled[0] == "ok"
+
+
+@pytest.mark.parametrize("inputs", ["empty", "documents silent", "out of range"])
+def test_compute_twin_calls_a_third_party_policy(inputs: str) -> None:
+    scorer = _scorer(Points("a", 3, 10), policy=Lenient())
+    pure, compiled = _both(scorer, INPUTS[inputs])
+    assert compiled == pure
+    assert compiled[1]["recommendedAction"] == "answer"
+
+
+@pytest.mark.parametrize("inputs", INPUTS)
+def test_input_checks_twin_matches_reference(inputs: str) -> None:
+    def run(function: Any) -> Any:
+        try:
+            return [(w.code, w.severity, w.message, w.path) for w in function(INPUTS[inputs])]
+        except assay.AssayError as error:
+            return [error.code, error.path, str(error)]
+
+    assert run(speedups.check_common_inputs) == run(input_checks.check_common_inputs)
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"raw": 12, "max_points": 25},
+        {"raw": 12.5, "max_points": 25.0, "uncapped_raw": 14.0},
+        {"raw": 0, "max_points": 0},
+        {"raw": math.nan, "max_points": 10.0},
+        {"raw": 7, "max_points": 10, "normalized": 71},
+        {"raw": 1, "max_points": 3, "warnings": None},
+        {"raw": 1, "max_points": 3, "warnings": [WARN]},
+        {"raw": 2, "max_points": 4, "components": {"a": 2}, "adjustments": {"cap": -1}},
+        {"raw": 2, "max_points": 4, "diagnostics": {"count": 3}},
+        {"raw": "2", "max_points": 4},
+    ],
+)
+def test_dimension_score_twin_matches_reference(arguments: dict[str, Any]) -> None:
+    arguments = {"explanation": "why", **arguments}
+    pure = _outcome(lambda: types.PURE_DIMENSION_SCORE(**arguments))
+    compiled = _outcome(lambda: speedups.dimension_score(**arguments))
+    assert compiled == pure
+
+
+def test_twin_records_equal_records_built_by_their_classes() -> None:
+    built = speedups.dimension_score(raw=3, max_points=10, explanation="e")
+    assert built == types.PURE_DIMENSION_SCORE(raw=3, max_points=10, explanation="e")
+    with pytest.raises(AttributeError):
+        built.raw = 4  # type: ignore[misc]  # still frozen

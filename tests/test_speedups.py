@@ -1,0 +1,107 @@
+"""The compiled twins of the scorecard hot path give exactly what the pure-Python reference gives.
+
+Every computeConfidence input of ../shared/conformance/scorecard (read in place), with its
+config, is scored twice: in this process, where the compiled twins of the core and of every
+installed dimension plugin are in use, and in a subprocess with ``ASSAY_PURE_PYTHON=1``, where
+none is. The two results must be identical: every field of the wire shape including the
+explanation and warning texts, the Python type of every number (JSON tells 3 from 3.0), and, for
+inputs that are refused, the same error code, path and message.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import assay
+
+VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "scorecard"
+COMPILED = ("assay._scorecard._speedups", "assay_grounding._speedups", "assay_retrieval._speedups")
+
+
+def _typed(value: Any) -> Any:
+    """The wire value with every number tagged by its Python type (NaN-safe, via repr)."""
+    if isinstance(value, dict):
+        return {key: _typed(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_typed(item) for item in value]
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    return [type(value).__name__, repr(value)]
+
+
+def score_every_vector() -> list[Any]:
+    """Score every computeConfidence line; one typed wire result (or error) per line."""
+    results = []
+    for name in ("cases.jsonl", "examples.jsonl"):
+        for line in (VECTORS / name).read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            if "fn" in record:
+                continue
+            try:
+                scorer = assay.create_scorer(assay.from_json_safe(record["config"]))
+                card = scorer.compute(assay.from_json_safe(record["inputs"]))
+                results.append(_typed(assay.to_wire(card)))
+            except assay.AssayError as error:
+                results.append(["error", error.code, error.path, str(error)])
+    return results
+
+
+def test_compiled_twins_are_built_and_in_use() -> None:
+    """CI's guarantee that what ships is the fast path (a silent fallback would fail here)."""
+    for module in COMPILED:
+        assert importlib.import_module(module).__file__.endswith(".so"), module
+    assert assay.Scorer.compute is importlib.import_module(COMPILED[0]).compute
+    assert assay.dimension_score is importlib.import_module(COMPILED[0]).dimension_score
+
+
+def test_compiled_and_pure_results_are_identical_on_every_vector() -> None:
+    script = (
+        "import json, sys; sys.path.insert(0, sys.argv[1]); import test_speedups as t; "
+        "print(json.dumps(t.score_every_vector()))"
+    )
+    env = {**os.environ, "ASSAY_PURE_PYTHON": "1"}
+    pure = subprocess.run(
+        [sys.executable, "-c", script, str(Path(__file__).parent)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
+    expected = json.loads(pure.stdout)
+    actual = json.loads(json.dumps(score_every_vector()))
+    assert len(actual) == len(expected) > 600
+    mismatches = [i for i, (a, e) in enumerate(zip(actual, expected, strict=True)) if a != e]
+    assert not mismatches, f"{len(mismatches)} lines differ, first: {mismatches[:5]}"
+
+
+def test_pure_python_switch_leaves_the_reference_in_place() -> None:
+    script = (
+        "import assay, assay._scorecard.engine as e, assay._scorecard.types as t; "
+        "print(assay.Scorer.compute is e.PURE_COMPUTE, "
+        "assay.dimension_score is t.PURE_DIMENSION_SCORE)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**os.environ, "ASSAY_PURE_PYTHON": "1"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.split() == ["True", "True"]
+
+
+@pytest.mark.parametrize("value", ["1", "true", "YES", " 1 "])
+def test_speedups_allowed_reads_the_switch(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    monkeypatch.setenv("ASSAY_PURE_PYTHON", value)
+    assert assay.speedups_allowed() is False
+    monkeypatch.setenv("ASSAY_PURE_PYTHON", "0")
+    assert assay.speedups_allowed() is True
