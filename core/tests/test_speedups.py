@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 import assay
+from assay import _wire
 from assay._scorecard import engine, input_checks, types
 
 speedups = pytest.importorskip("assay._scorecard._speedups")
@@ -231,3 +232,33 @@ def test_twin_records_equal_records_built_by_their_classes() -> None:
     assert built == types.PURE_DIMENSION_SCORE(raw=3, max_points=10, explanation="e")
     with pytest.raises(AttributeError):
         built.raw = 4  # type: ignore[misc]  # still frozen
+
+
+@pytest.mark.parametrize("composition", COMPOSITIONS)
+@pytest.mark.parametrize("inputs", ["empty", "out of range", "documents silent"])
+def test_wire_twin_matches_reference(composition: str, inputs: str) -> None:
+    scorer = _scorer(*COMPOSITIONS[composition], config=CONFIGS["signal policy"])
+    try:
+        card = engine.PURE_COMPUTE(scorer, INPUTS[inputs])
+    except (assay.AssayError, ZeroDivisionError, TypeError):
+        pytest.skip("this composition refuses these inputs (compared in the compute tests)")
+    pure = _typed(_wire.PURE_SCORECARD_TO_WIRE(card))
+    assert _typed(speedups.scorecard_to_wire(card)) == pure
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"a": 1.0, "b": [1, 2.5, {"c": "x"}], "d": None, "e": True},
+        {"a": [1.0, (2.0, math.nan)]},
+        {"a": {"b": {"c": math.inf}}},
+        [-math.inf],
+        (1, 2),
+        "text",
+        3,
+        2.5,
+        math.nan,
+    ],
+)
+def test_all_finite_twin_matches_reference(value: Any) -> None:
+    assert speedups.all_finite(value) == _wire.PURE_ALL_FINITE(value)

@@ -139,3 +139,33 @@ def test_metric_signal_carries_an_optional_stable_id() -> None:
     signal = assay.MetricSignal("warn", "low support", id="faithfulness-low-support-1")
     assert signal.id == "faithfulness-low-support-1"
     assert assay.MetricSignal("info", "x").id is None
+
+
+def test_wire_to_json_is_compact_json_that_reads_back() -> None:
+    from assay._wire import wire_to_json
+
+    wire = {"total": 74, "label": "Moderate", "nested": [0.5, {"x": "é"}], "none": None}
+    text = wire_to_json(wire)
+    assert "\n" not in text and ": " not in text
+    assert json.loads(text) == wire
+    assert "é" in text  # UTF-8, not \\u escapes
+
+
+def test_wire_to_json_tags_non_finite_numbers_and_takes_big_integers() -> None:
+    from assay._wire import wire_to_json
+
+    assert json.loads(wire_to_json({"a": [math.nan]})) == {"a": [{"$float": "NaN"}]}
+    assert json.loads(wire_to_json({"a": -math.inf})) == {"a": {"$float": "-Infinity"}}
+    assert json.loads(wire_to_json({"big": 2**70})) == {"big": 2**70}  # beyond orjson's range
+    assert "\n" in wire_to_json({"a": 1}, indent=2)
+
+
+def test_json_loads_accepts_what_the_json_module_accepts() -> None:
+    from assay._wire import json_loads
+
+    assert json_loads('{"a": 1.5, "b": [true, null]}') == {"a": 1.5, "b": [True, None]}
+    assert math.isnan(json_loads('{"a": NaN}')["a"])
+    # an integer beyond 64 bits reads as the nearest double, as JavaScript's JSON.parse reads it
+    assert json_loads('{"big": 123456789012345678901234567890}')["big"] == 1.2345678901234568e29
+    with pytest.raises(json.JSONDecodeError):
+        json_loads('{"a": ')

@@ -17,8 +17,10 @@ from typing import Any
 
 import attrs
 import cattrs
+import orjson
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
+from assay._accel import load_speedups
 from assay._errors import AssayError, ErrorCode
 from assay._scorecard.types import (
     ActionPolicyConfig,
@@ -181,13 +183,70 @@ def scorecard_to_wire(scorecard: Scorecard) -> dict[str, Any]:
 
 def scorecard_to_json(scorecard: Scorecard, *, indent: int | None = None) -> str:
     """The wire shape as JSON text; non-finite numbers (only from NaN inputs) are written
-    ``{"$float": "NaN"}``. The common case is a single C-level ``json.dumps``."""
-    wire = scorecard_to_wire(scorecard)
-    try:
-        return json.dumps(wire, ensure_ascii=False, allow_nan=False, indent=indent)
-    except ValueError:  # a NaN or infinity somewhere: tag it
-        return json.dumps(to_json_safe(wire), ensure_ascii=False, allow_nan=False, indent=indent)
+    ``{"$float": "NaN"}``.
 
+    Without ``indent`` the text is compact (no spaces), one line, written by orjson in the
+    common case; with ``indent`` it is pretty-printed by the json module.
+    """
+    return wire_to_json(scorecard_to_wire(scorecard), indent=indent)
+
+
+def wire_to_json(wire: Any, *, indent: int | None = None) -> str:
+    """JSON text of a wire-shape value (see :func:`scorecard_to_json`)."""
+    if indent is None and all_finite(wire):
+        try:
+            return orjson.dumps(wire).decode()
+        except TypeError:  # a value orjson does not write (an int beyond 64 bits): json decides
+            pass
+    separators = (",", ":") if indent is None else None
+    try:
+        return json.dumps(
+            wire, ensure_ascii=False, allow_nan=False, indent=indent, separators=separators
+        )
+    except ValueError:  # a NaN or infinity somewhere: tag it
+        return json.dumps(
+            to_json_safe(wire),
+            ensure_ascii=False,
+            allow_nan=False,
+            indent=indent,
+            separators=separators,
+        )
+
+
+def all_finite(value: Any) -> bool:
+    """Whether no float in ``value`` (nested dicts, lists, tuples) is NaN or infinite."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, Mapping):
+        return all(all_finite(item) for item in value.values())
+    if isinstance(value, list | tuple):
+        return all(all_finite(item) for item in value)
+    return True
+
+
+def json_loads(text: str | bytes) -> Any:
+    """Parse JSON text with orjson's speed, accepting what the json module accepts (``NaN``
+    and ``Infinity`` literals included). An integer beyond 64 bits reads as the nearest double,
+    as JavaScript's ``JSON.parse`` (the reference's reader) reads it.
+
+    :raises json.JSONDecodeError: for text that is not JSON.
+    """
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:  # NaN literals and other json-module extensions
+        return json.loads(text)
+
+
+PURE_SCORECARD_TO_WIRE = scorecard_to_wire
+"""The pure-Python reference of :func:`scorecard_to_wire`; the compiled twin must match it."""
+
+PURE_ALL_FINITE = all_finite
+"""The pure-Python reference of :func:`all_finite`."""
+
+_speedups = load_speedups("assay._scorecard._speedups")
+if _speedups is not None:
+    scorecard_to_wire = _speedups.scorecard_to_wire
+    all_finite = _speedups.all_finite
 
 converter.register_unstructure_hook(Scorecard, scorecard_to_wire)
 converter.register_unstructure_hook(DimensionScore, _unstructure_dimension)

@@ -461,3 +461,128 @@ def compute(self, inputs):
     _set(card, "meta", meta)
     _set(card, "action_rule", rule)
     return card
+
+
+# --------------------------------------------------------------------------------- wire shape
+
+cdef inline object _n(object value):
+    """Twin of _wire._n: an integral float as an int (25.0 -> 25)."""
+    cdef double number
+    if type(value) is float:
+        number = value
+        if isfinite(number) and number == floor(number):
+            return int(value)
+    return value
+
+
+cdef dict _numbers(object mapping):
+    cdef dict out = {}
+    for key, value in mapping.items():
+        out[key] = _n(value)
+    return out
+
+
+cdef dict _warning_wire(object warning):
+    return {
+        "code": warning.code,
+        "severity": warning.severity,
+        "message": warning.message,
+        "path": warning.path,
+    }
+
+
+cdef object _tier_wire(object tier):
+    if tier is None:
+        return None
+    return {"score": _n(tier.score), "label": tier.label, "color": tier.color}
+
+
+cdef dict _dimension_wire(object score):
+    breakdown = score.breakdown
+    cdef dict wire = {
+        "raw": _n(score.raw),
+        "max": _n(score.max),
+        "normalized": _n(score.normalized),
+        "explanation": score.explanation,
+        "breakdown": {
+            "components": _numbers(breakdown.components),
+            "adjustments": _numbers(breakdown.adjustments),
+            "diagnostics": _numbers(breakdown.diagnostics),
+            "uncappedRaw": _n(breakdown.uncapped_raw),
+            "raw": _n(breakdown.raw),
+        },
+    }
+    warnings = score.warnings
+    if warnings is not None:
+        wire["warnings"] = [_warning_wire(w) for w in warnings]
+    return wire
+
+
+def scorecard_to_wire(scorecard):
+    """Twin of :func:`assay._wire.scorecard_to_wire` (same contract)."""
+    meta = scorecard.meta
+    cdef dict dimensions = {}
+    for name, dimension in scorecard.dimensions.items():
+        dimensions[name] = _dimension_wire(dimension)
+    return {
+        "total": _n(scorecard.total),
+        "label": scorecard.label,
+        "labelColor": scorecard.label_color,
+        "recommendedAction": scorecard.recommended_action,
+        "actionReason": scorecard.action_reason,
+        "tier1": _tier_wire(scorecard.tier1),
+        "tier2": _tier_wire(scorecard.tier2),
+        "dimensions": dimensions,
+        "meta": {
+            "algorithmVersion": meta.algorithm_version,
+            "schemaVersion": meta.schema_version,
+            "rawTotal": _n(meta.raw_total),
+            "maxPossible": _n(meta.max_possible),
+            "activeExtensions": list(meta.active_extensions),
+            "activeDimensions": list(meta.active_dimensions),
+            "missingSignals": list(meta.missing_signals),
+            "warnings": [_warning_wire(w) for w in meta.warnings],
+            "weights": _numbers(meta.weights),
+        },
+    }
+
+
+def all_finite(value):
+    """Twin of :func:`assay._wire.all_finite` (same contract)."""
+    return _all_finite(value)
+
+
+cdef bint _all_finite(object value) except -1:
+    cdef type kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return True
+    if kind is float:
+        return isfinite(<double>value)
+    if kind is dict:
+        for item in (<dict>value).values():
+            if not _all_finite(item):
+                return False
+        return True
+    if kind is list:
+        for item in <list>value:
+            if not _all_finite(item):
+                return False
+        return True
+    if kind is tuple:
+        for item in <tuple>value:
+            if not _all_finite(item):
+                return False
+        return True
+    if isinstance(value, float):
+        return isfinite(<double>value)
+    if isinstance(value, Mapping):
+        for item in value.values():
+            if not _all_finite(item):
+                return False
+        return True
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            if not _all_finite(item):
+                return False
+        return True
+    return True

@@ -16,6 +16,7 @@ from assay._scorecard.engine import Scorer, create_scorer
 from assay._scorecard.types import Scorecard, ScoringConfig, ScoringInputs
 from assay._wire import (
     from_json_safe,
+    json_loads,
     scorecard_to_json,
     scorecard_to_wire,
     scoring_config_to_wire,
@@ -70,7 +71,7 @@ def _parse_line(line: str, config_key: str) -> Any:
         ``config``) for a different config.
     """
     try:
-        record = json.loads(line)
+        record = json_loads(line)
     except json.JSONDecodeError as exc:
         raise AssayError(ErrorCode.MALFORMED_INPUT, f"not valid JSON: {exc.msg}") from exc
     if '"$float"' in line:
