@@ -60,6 +60,7 @@ def test_compiled_twins_are_built_and_in_use() -> None:
         assert importlib.import_module(module).__file__.endswith(".so"), module
     assert assay.Scorer.compute is importlib.import_module(COMPILED[0]).compute
     assert assay.dimension_score is importlib.import_module(COMPILED[0]).dimension_score
+    assert assay.scorecard_to_wire is importlib.import_module(COMPILED[0]).scorecard_to_wire
 
 
 def test_compiled_and_pure_results_are_identical_on_every_vector() -> None:
@@ -85,9 +86,11 @@ def test_compiled_and_pure_results_are_identical_on_every_vector() -> None:
 
 def test_pure_python_switch_leaves_the_reference_in_place() -> None:
     script = (
-        "import assay, assay._scorecard.engine as e, assay._scorecard.types as t; "
+        "import assay, assay._scorecard.engine as e, assay._scorecard.types as t, "
+        "assay._wire as w; "
         "print(assay.Scorer.compute is e.PURE_COMPUTE, "
-        "assay.dimension_score is t.PURE_DIMENSION_SCORE)"
+        "assay.dimension_score is t.PURE_DIMENSION_SCORE, "
+        "assay.scorecard_to_wire is w.PURE_SCORECARD_TO_WIRE)"
     )
     result = subprocess.run(
         [sys.executable, "-c", script],
@@ -96,7 +99,7 @@ def test_pure_python_switch_leaves_the_reference_in_place() -> None:
         text=True,
         check=True,
     )
-    assert result.stdout.split() == ["True", "True"]
+    assert result.stdout.split() == ["True", "True", "True"]
 
 
 @pytest.mark.parametrize("value", ["1", "true", "YES", " 1 "])
