@@ -10,7 +10,13 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
+import assay
 from assay_faithfulness.text import tokenize
+
+try:
+    from assay_faithfulness import _speedups
+except ImportError:  # not built (no C compiler at install time): the pure-Python kernels run
+    _speedups = None  # type: ignore[assignment]
 
 __all__ = [
     "DEFAULT_NGRAM_SIZES",
@@ -24,6 +30,10 @@ __all__ = [
     "weighted_ngram_overlap",
     "weighted_overlaps",
 ]
+
+COMPILED = _speedups is not None and assay.speedups_allowed()
+"""Whether the compiled twins of this module's kernels are in use (built, and
+``ASSAY_PURE_PYTHON`` not set)."""
 
 DEFAULT_NGRAM_SIZES: tuple[int, ...] = (1, 2)
 DEFAULT_NGRAM_WEIGHTS: tuple[float, ...] = (0.7, 0.3)
@@ -42,10 +52,18 @@ def ngram_set(tokens: Sequence[str], n: int) -> frozenset[str]:
     if n == 1:
         return frozenset(tokens)
     if n == 2:
-        return frozenset(map(" ".join, pairwise(tokens)))
+        if COMPILED and type(tokens) is list:
+            return _speedups.bigram_set(tokens)
+        return bigram_set_pure(tokens)
     if n > 2:
         return frozenset(map(" ".join, zip(*(tokens[i:] for i in range(n)), strict=False)))
     return frozenset(get_ngrams(tokens, n))
+
+
+def bigram_set_pure(tokens: Sequence[str]) -> frozenset[str]:
+    """The set of distinct bigrams of ``tokens``: the pure-Python reference of the compiled
+    ``bigram_set``."""
+    return frozenset(map(" ".join, pairwise(tokens)))
 
 
 def jaccard(a: frozenset[Any] | set[Any], b: frozenset[Any] | set[Any]) -> float:
@@ -133,6 +151,15 @@ def weighted_overlaps(
             total += overlaps_by_size[k][c] * weights[k]
         values.append(total / weight_sum)
     return values
+
+
+PURE_OVERLAP_ROWS = overlap_rows
+"""The pure-Python :func:`overlap_rows`: the reference of its compiled twin."""
+PURE_WEIGHTED_OVERLAPS = weighted_overlaps
+"""The pure-Python :func:`weighted_overlaps`: the reference of its compiled twin."""
+if COMPILED:
+    overlap_rows = _speedups.overlap_rows
+    weighted_overlaps = _speedups.weighted_overlaps
 
 
 def running_max(values: Sequence[float]) -> float:

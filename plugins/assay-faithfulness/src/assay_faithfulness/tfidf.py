@@ -14,12 +14,17 @@ import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import partial, reduce
-from itertools import repeat
-from operator import add, mul, truediv
+from operator import add
 from typing import NamedTuple
 
+import assay
 from assay_faithfulness.jsnumbers import js_log
 from assay_faithfulness.text import tokenize
+
+try:
+    from assay_faithfulness import _speedups
+except ImportError:  # not built (no C compiler at install time): the pure-Python kernels run
+    _speedups = None  # type: ignore[assignment]
 
 __all__ = [
     "PairSide",
@@ -31,6 +36,10 @@ __all__ = [
     "tfidf_similarity",
     "token_f1",
 ]
+
+COMPILED = _speedups is not None and assay.speedups_allowed()
+"""Whether the compiled twins of this module's kernels are in use (built, and
+``ASSAY_PURE_PYTHON`` not set)."""
 
 TfIdfVectors = tuple[dict[str, float], list[dict[str, float]]]
 
@@ -153,13 +162,20 @@ class PairSide(NamedTuple):
 
 def pair_side(counts: Mapping[str, int], length: int) -> PairSide:
     """The :class:`PairSide` of a text with these token ``counts`` and ``length`` tokens."""
-    alone = list(map(mul, map(truediv, counts.values(), repeat(length)), repeat(_IDF_IN_ONE)))
-    return PairSide(
-        counts,
-        length,
-        list(counts),
-        list(map(mul, alone, alone)),
-    )
+    if COMPILED:
+        return PairSide(counts, length, list(counts), _speedups.pair_side_squares(counts, length))
+    return PairSide(counts, length, list(counts), pair_side_squares_pure(counts, length))
+
+
+def pair_side_squares_pure(counts: Mapping[str, int], length: int) -> list[float]:
+    """``PairSide.squares_alone``: the pure-Python reference of the compiled
+    ``pair_side_squares``."""
+    # A square depends only on the count: computed once per distinct count (mostly 1 and 2).
+    square_of_count = {}
+    for count in set(counts.values()):
+        alone = (count / length) * _IDF_IN_ONE
+        square_of_count[count] = alone * alone
+    return list(map(square_of_count.__getitem__, counts.values()))
 
 
 def pair_cosine(query: PairSide, document: PairSide) -> float:
@@ -193,3 +209,10 @@ def pair_cosine(query: PairSide, document: PairSide) -> float:
     squares = map(shared_squares.get, document.terms, document.squares_alone)
     norm_document = sequential_sum(list(squares))
     return dot / (math.sqrt(norm_query) * math.sqrt(norm_document))
+
+
+PURE_PAIR_COSINE = pair_cosine
+"""The pure-Python :func:`pair_cosine`: the reference of its compiled twin."""
+if COMPILED:
+    _speedups.bind_idf(_IDF_IN_BOTH, _IDF_IN_ONE)
+    pair_cosine = _speedups.pair_cosine
