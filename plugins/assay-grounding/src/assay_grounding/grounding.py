@@ -62,6 +62,8 @@ class Grounding(assay.Dimension):
     default_weight = MAX_POINTS
     extension = False
 
+    # The reference implementation. _speedups.pyx holds its compiled twin, which replaces it on
+    # the class when built (end of this module): change both, tests/test_speedups.py compares them.
     def score(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> assay.DimensionScore:
         if inputs.get("documentsSilent") is True:
             return assay.dimension_score(
@@ -225,3 +227,16 @@ def _support_reason(support: Any, ambiguous: bool, base: int) -> str:
     if support == "medium":
         return "Source text partially supports the answer."
     return f"Source support is low ({base} base points)."
+
+
+PURE_SCORE = Grounding.score
+"""The pure-Python ``Grounding.score``: the reference implementation, kept reachable when the
+compiled twin (``assay_grounding._speedups.grounding_score``) replaces it on the class."""
+
+try:
+    from assay_grounding import _speedups
+except ImportError:  # not built (no C compiler at install time): the pure-Python method stays
+    _speedups = None  # type: ignore[assignment]
+if _speedups is not None and assay.speedups_allowed():
+    # a compiled function binds like a method (Cython's binding=True)
+    Grounding.score = _speedups.grounding_score  # type: ignore[method-assign]

@@ -1,0 +1,10 @@
+"""Type stub of the compiled twin built from _speedups.pyx (see grounding.py)."""
+
+from collections.abc import Mapping
+from typing import Any
+
+import assay
+
+def grounding_score(
+    self: assay.Dimension, inputs: Mapping[str, Any], config: Mapping[str, Any]
+) -> assay.DimensionScore: ...
