@@ -54,6 +54,11 @@ class Text(str):
     pass
 
 
+class ClaimCounts(dict[str, Any]):
+    def get(self, key: str, default: Any = None) -> Any:
+        return 1 if key == "contradictedClaims" else super().get(key, default)
+
+
 # ------------------------------------------------------------------ comparison helpers
 def typed(value: Any) -> Any:
     """``value`` with the type of every scalar and the order of every dict made explicit; an
@@ -150,6 +155,9 @@ def test_vector(record: dict[str, Any]) -> None:
 NUMBERS: list[Any] = [
     *(-1, -0.5, -0.0, 0, 0.0, 0.3, 0.49, 0.5, 0.6, 0.69, 0.7, 0.75, 0.79, 0.8, 0.85, 0.899),
     *(0.9, 0.95, 0.96875, 1, 1.0, 1.5, 2, 2.0, 2.5, 3, 3.0, 4, 10**30, 1e21, 1e300),
+    # rounding to 4 and 2 decimals: ties, subnormals, doubles past 2**52
+    *(0.00005, -0.00005, 0.12345, 0.99995, 0.005, 0.015, 0.115, 0.125, 1e-320, 5e-324),
+    *(4503599627370497.0, 9007199254740993, 2.0**60 + 0.0, 1e20, 2.0**63, 2**63),
 ]
 ODD: list[Any] = [
     *(None, NAN, INF, -INF, True, False, "", "0.9", "2", "x", [], [1], {}, {"a": 1}),
@@ -179,6 +187,25 @@ CLAIMS: list[Any] = [
     {"totalClaims": "4", "supportedClaims": 3},
     {"totalClaims": 4, "supportedClaims": NAN},
     {"totalClaims": 4},
+    # the bounds of the inline check (plain ints up to 2**53) and what it leaves to the helper
+    {"totalClaims": 2**53, "supportedClaims": 2**53},
+    {"totalClaims": 2**53, "supportedClaims": 2**52, "unsupportedClaims": 2**52},
+    {
+        "totalClaims": 2**53,
+        "supportedClaims": 2**52,
+        "unsupportedClaims": 2**52,
+        "contradictedClaims": 1,
+    },
+    {"totalClaims": 2**53 + 1, "supportedClaims": 1},
+    {"totalClaims": 4, "supportedClaims": -1},
+    {"totalClaims": -(10**400), "supportedClaims": 10**400},
+    {"totalClaims": 4, "supportedClaims": 10**400},
+    {"totalClaims": True, "supportedClaims": True},
+    {"totalClaims": 4, "supportedClaims": 3, "unsupportedClaims": None},
+    {"totalClaims": 4, "supportedClaims": 3, "contradictedClaims": None},
+    {"totalClaims": 4, "supportedClaims": 3, "contradictedClaims": 1, "unsupportedClaims": 1},
+    {"totalClaims": 4, "supportedClaims": 3, "contradictedClaims": 1, "unsupportedClaims": 0},
+    ClaimCounts({"totalClaims": 4, "supportedClaims": 3}),
     {},
     *(None, "x", 3, [], True),
 ]
@@ -237,6 +264,20 @@ def test_faithfulness_and_claim_support() -> None:
             inputs["claimSupport"] = claims
         assert_same(inputs)
         assert_same({**inputs, "supportLevel": "low", "citationCount": 3})
+
+
+def test_support_scores_round_and_format_alike() -> None:
+    rng = random.Random(7)
+    scores = [rng.random() for _ in range(1500)]
+    scores += [round(rng.random(), rng.randint(1, 6)) for _ in range(1500)]
+    scores += [rng.uniform(-2, 2) for _ in range(300)]
+    for score in scores:
+        assert_same({"supportLevel": "high", "faithfulnessScore": score})
+    for total in range(1, 40):
+        for supported in range(total + 1):
+            claims = {"totalClaims": total, "supportedClaims": supported}
+            assert_same({"supportLevel": "high", "claimSupport": claims})
+            assert_same({"supportLevel": "high", "claimSupport": claims, "faithfulnessScore": 0.8})
 
 
 def test_citations() -> None:

@@ -24,7 +24,7 @@ imported at the end of grounding.py, when they exist.
 from libc.math cimport NAN, fabs, floor, isinf, isnan
 
 import assay
-from assay.jsmath import js_number, round_to
+from assay.jsmath import round_to
 from assay.signals import DOCUMENTS_SILENT, claim_support_problem, js_truthy
 
 from assay_grounding.grounding import (
@@ -40,6 +40,8 @@ from assay_grounding.grounding import (
 
 cdef object _ABSENT = object()  # "key not in inputs", for one dict lookup instead of two
 cdef double _MAX_POINTS = MAX_POINTS
+cdef dict _BASE_POINTS = _BASE  # the same dicts, typed: a C lookup instead of a bound .get
+cdef dict _CEILING_POINTS = _CEILINGS
 
 
 cdef inline bint _is_number(object value):
@@ -91,7 +93,7 @@ cdef inline long _support_penalty(object effective) except? -99:
 
 
 cdef inline str _js_number_float(double x):
-    """``assay.jsmath.js_number`` of a float."""
+    """``assay.jsmath.js_number`` of a float (every number this module formats is one)."""
     if isnan(x):
         return "NaN"
     if isinf(x):
@@ -99,6 +101,61 @@ cdef inline str _js_number_float(double x):
     if x == floor(x) and fabs(x) < 1e21:
         return str(int(x))
     return repr(x)
+
+
+cdef inline object _round_to(object x, int digits):
+    """``assay.jsmath.round_to``, inline for a float (the helper for anything else): the same
+    binary64 steps. The helper rounds to a Python int, which has no -0: a zero result is +0.0
+    (round_to(-0.0) is 0.0), and an integral double plus one rounds as the int-to-float
+    conversion does."""
+    cdef double scale, scaled, rounded
+    if type(x) is not float:
+        return round_to(x, digits)
+    scale = 10.0 ** digits
+    scaled = <double>x * scale
+    if scaled - scaled != 0:  # NaN or an infinity
+        return scaled / scale
+    rounded = floor(scaled)
+    if scaled - rounded >= 0.5:
+        rounded += 1.0
+    if rounded == 0.0:
+        rounded = 0.0  # not -0.0
+    return rounded / scale
+
+
+cdef inline bint _plain_count(object value):
+    """A plain int from 0 to 2**53: a count the helper accepts, and no sum of four overflows."""
+    return type(value) is int and 0 <= value <= 9007199254740992
+
+
+cdef bint _claims_valid(object claims) except -1:
+    """``assay.signals.claim_support_problem(claims) is None``, computed here for a plain dict of
+    plain counts (nothing can raise there), by the helper for anything else."""
+    cdef dict counts
+    cdef long long total, supported, contradicted, unsupported
+    if type(claims) is not dict:
+        return claim_support_problem(claims) is None
+    counts = <dict>claims
+    total_ = counts.get("totalClaims")
+    supported_ = counts.get("supportedClaims")
+    contradicted_ = counts.get("contradictedClaims", 0)
+    unsupported_ = counts.get("unsupportedClaims", 0)  # absent: checked by the helper as 0
+    if not (
+        _plain_count(total_)
+        and _plain_count(supported_)
+        and _plain_count(contradicted_)
+        and _plain_count(unsupported_)
+    ):
+        return claim_support_problem(claims) is None
+    total = total_
+    supported = supported_
+    contradicted = contradicted_
+    unsupported = unsupported_
+    return (
+        total > 0
+        and supported + contradicted <= total
+        and supported + unsupported + contradicted <= total
+    )
 
 
 def grounding_score(self, inputs, config):
@@ -130,7 +187,7 @@ cdef object _score(dict inputs):
     support = inputs.get("supportLevel")
     ambiguous = _truthy(inputs.get("ambiguityNotes"))
     high = support == "high"
-    base = 21 if high and ambiguous else _BASE.get(support, 5)
+    base = 21 if high and ambiguous else _BASE_POINTS.get(support, 5)
     # grounding._support_reason
     if high and not ambiguous:
         reasons.append("Source text directly and unambiguously answers the question.")
@@ -160,7 +217,7 @@ cdef object _score(dict inputs):
     complexity = inputs.get("queryComplexity")
     if _truthy(complexity) and complexity != "direct":
         diagnostics["queryComplexity"] = complexity
-        ceiling = _CEILINGS.get(complexity) if isinstance(complexity, str) else None
+        ceiling = _CEILING_POINTS.get(complexity) if isinstance(complexity, str) else None
         if ceiling is not None:
             diagnostics["complexityCeiling"] = ceiling
             ceiling_points = ceiling
@@ -170,7 +227,7 @@ cdef object _score(dict inputs):
                 reasons.append(f"{complexity} question: capped at {ceiling_points}.")
 
     claims = inputs.get("claimSupport", _ABSENT)
-    claims_valid = claims is not _ABSENT and claim_support_problem(claims) is None
+    claims_valid = claims is not _ABSENT and _claims_valid(claims)
     claim_score = None
     if claims_valid:
         total = claims["totalClaims"]
@@ -183,7 +240,7 @@ cdef object _score(dict inputs):
         )
         diagnostics["contradictedClaims"] = contradicted
         claim_score = supported / total
-        diagnostics["claimSupportScore"] = round_to(claim_score, 4)
+        diagnostics["claimSupportScore"] = _round_to(claim_score, 4)
 
     faithfulness = inputs.get("faithfulnessScore", _ABSENT)
     if faithfulness is _ABSENT:
@@ -199,13 +256,13 @@ cdef object _score(dict inputs):
             effective = faithfulness
         else:
             effective = claim_score
-        diagnostics["effectiveSupportScore"] = round_to(effective, 4)
+        diagnostics["effectiveSupportScore"] = _round_to(effective, 4)
         penalty = _support_penalty(effective)
         if penalty:
             score += penalty
             adjustments["supportSignalPenalty"] = penalty
             reasons.append(
-                f"Effective support score {js_number(round_to(effective, 2))} ({penalty})."
+                f"Effective support score {_js_number_float(_round_to(effective, 2))} ({penalty})."
             )
     else:
         warnings.append(MISSING_FAITHFULNESS)
