@@ -142,3 +142,43 @@ def test_template_scaffold_installs_and_passes_its_tests(tmp_path: Path) -> None
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert "2 passed" in result.stdout
+
+
+def test_core_installs_and_scores_without_a_c_compiler(tmp_path: Path) -> None:
+    """The compiled twin is optional: with no working C compiler the core still installs and
+    runs its pure-Python reference."""
+    uv = shutil.which("uv")
+    assert uv, "uv is on PATH in the workspace set-up (python3 -m pip install uv)"
+    source = tmp_path / "core"
+    shutil.copytree(
+        ROOT / "core",
+        source,
+        ignore=shutil.ignore_patterns("build", "*.so", "_speedups.c", "*.egg-info", "__pycache__"),
+    )
+    venv = tmp_path / "venv"
+    subprocess.run(
+        [uv, "venv", "--quiet", "--python", sys.executable, str(venv)], check=True, timeout=300
+    )
+    python = venv / "bin" / "python"
+    no_compiler = {**os.environ, "CC": "/nonexistent/cc", "LDSHARED": "/nonexistent/cc -shared"}
+    subprocess.run(
+        [uv, "pip", "install", "--quiet", "--no-cache", "--python", str(python), str(source)],
+        check=True,
+        timeout=600,
+        env=no_compiler,
+    )
+    script = (
+        "import assay, assay._scorecard.engine as e\n"
+        "class Points(assay.Dimension):\n"
+        "    name, tier, default_weight, max_points = 'points', 1, 10, 10\n"
+        "    def score(self, inputs, config):\n"
+        "        return assay.dimension_score(raw=7, max_points=10, explanation='seven')\n"
+        "scorer = assay.create_scorer(dimensions=[Points()])\n"
+        "print(assay.Scorer.compute is e.PURE_COMPUTE, scorer.compute({'candidates': []}).total)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    result = subprocess.run(
+        [str(python), "-c", script], capture_output=True, text=True, env=env, cwd=tmp_path
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.split() == ["True", "70.0"]
