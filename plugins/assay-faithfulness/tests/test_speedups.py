@@ -18,11 +18,13 @@ from collections import Counter, OrderedDict
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 import assay
 import assay_faithfulness as af
-from assay_faithfulness import ngrams, text, tfidf
+from assay_faithfulness import base, jsnumbers, ngrams, text, tfidf
+from assay_faithfulness.base import Measured, Signal
 
 VECTORS = Path(__file__).resolve().parents[3].parent / "shared/conformance/metrics"
 
@@ -115,6 +117,8 @@ def test_the_compiled_twin_is_built_and_in_use() -> None:
     assert (ngrams.overlap_rows is _speedups.overlap_rows) is allowed
     assert (ngrams.weighted_overlaps is _speedups.weighted_overlaps) is allowed
     assert (tfidf.pair_cosine is _speedups.pair_cosine) is allowed
+    assert (jsnumbers.to_fixed3 is _speedups.to_fixed3) is allowed
+    assert (base.build_result is _speedups.build_result) is allowed
 
 
 def test_tokens_are_identical(compiled: Any, texts: list[str]) -> None:
@@ -146,6 +150,28 @@ def test_bigram_sets_are_identical(compiled: Any, texts: list[str]) -> None:
         with pytest.raises(TypeError) as compiled_error:
             compiled.bigram_set(bad)
         assert str(compiled_error.value) == str(pure_error.value)
+
+
+def test_token_counts_are_identical(compiled: Any, texts: list[str]) -> None:
+    for item in texts:
+        tokens = af.tokenize(item)
+        got = compiled.count_tokens(tokens)
+        assert type(got) is Counter
+        assert list(got.items()) == list(Counter(tokens).items())
+        assert tfidf.count_tokens(tuple(tokens)) == got
+
+
+def test_to_fixed3_is_identical(compiled: Any) -> None:
+    import random
+
+    rng = random.Random(4)
+    values: list[Any] = [0.0, -0.0, 0.0625, 0.3125, 0.5625, -0.0625, 1 / 3, -1 / 3, -0.0004]
+    values += [0.0005, 0.9995, 1e300, 5e-324, 2**0.5, 1, 0, -2, True]
+    values += [float("nan"), float("inf"), float("-inf")]
+    values += [k / 16 for k in range(-40, 40)] + [k / 1000 for k in range(-1200, 1200)]
+    values += [rng.random() for _ in range(5000)] + [rng.uniform(-1e6, 1e6) for _ in range(500)]
+    for value in values:
+        assert compiled.to_fixed3(value) == jsnumbers.PURE_TO_FIXED3(value), repr(value)
 
 
 def _sets(texts: list[str], n: int) -> list[frozenset[Any]]:
@@ -185,16 +211,8 @@ def test_overlaps_are_identical(compiled: Any) -> None:
             assert repr(got) == repr(ngrams.PURE_WEIGHTED_OVERLAPS(rows, weights, len(contexts)))
 
 
-def test_tfidf_sides_and_cosines_are_identical(compiled: Any, texts: list[str]) -> None:
-    sides = []
-    for item in texts[:2000]:
-        tokens = af.tokenize(item)
-        counts = Counter(tokens)
-        squares = compiled.pair_side_squares(counts, len(tokens))
-        assert repr(squares) == repr(tfidf.pair_side_squares_pure(counts, len(tokens)))
-        sides.append(tfidf.pair_side(counts, len(tokens)))
-    mapping = OrderedDict([("a", 2), ("b", 1)])  # any mapping, not only dicts
-    assert compiled.pair_side_squares(mapping, 3) == tfidf.pair_side_squares_pure(mapping, 3)
+def test_tfidf_cosines_are_identical(compiled: Any, texts: list[str]) -> None:
+    sides = [tfidf.pair_side(Counter(tokens), len(tokens)) for tokens in map(af.tokenize, texts)]
     for wire in _wire_samples():
         question_tokens = af.tokenize(wire["question"])
         question = tfidf.pair_side(Counter(question_tokens), len(question_tokens))
@@ -205,6 +223,42 @@ def test_tfidf_sides_and_cosines_are_identical(compiled: Any, texts: list[str]) 
                 assert repr(compiled.pair_cosine(a, b)) == repr(tfidf.PURE_PAIR_COSINE(a, b))
     for a, b in zip(sides, sides[1:] + sides[:1], strict=True):
         assert repr(compiled.pair_cosine(a, b)) == repr(tfidf.PURE_PAIR_COSINE(a, b))
+    mapping = OrderedDict([("a", 2), ("b", 1)])  # any mapping, not only dicts
+    a, b = tfidf.pair_side(mapping, 3), tfidf.pair_side({"b": 1, "c": 1}, 2)
+    assert compiled.pair_cosine(a, b) == tfidf.PURE_PAIR_COSINE(a, b) > 0
+
+
+def test_results_are_built_identically(compiled: Any) -> None:
+    # the compiled builder sets exactly these fields, as attrs' __init__ would
+    assert [f.name for f in attrs.fields(assay.MetricResult)] == [
+        "metric_id", "score", "passed", "threshold", "explanation", "signals", "details"
+    ]  # fmt: skip
+    assert [f.name for f in attrs.fields(assay.MetricSignal)] == [
+        "severity", "message", "evidence", "id"
+    ]  # fmt: skip
+    signals = (
+        Signal("a-1", "warning", "low", "The sentence."),
+        Signal("b", "critical", "none"),
+        Signal("c", "info", "chunks [0, 2]"),
+    )
+    cases = [
+        Measured(0.5, "half", signals, {"sentence_support": [0.5], "mode": "overridden"}),
+        Measured(None, "undetermined"),
+        Measured(0.7, "at the threshold", (), {}),
+        Measured(1, "an int score", signals[:1], None),
+        Measured(0.0, "nothing"),
+    ]
+    for measured in cases:
+        for threshold in (0.0, 0.7, 1.0):
+            pure = base.PURE_BUILD_RESULT("faithfulness", measured, threshold)
+            got = compiled.build_result("faithfulness", measured, threshold)
+            assert type(got) is assay.MetricResult
+            assert got == pure
+            assert repr(got) == repr(pure)
+            assert type(got.signals) is tuple and type(got.details) is dict
+            assert got.details is not measured.details
+    with pytest.raises(KeyError):
+        compiled.build_result("x", Measured(0.1, "e", (Signal("i", "loud", "m"),)), 0.5)
 
 
 def everything() -> list[Any]:

@@ -8,9 +8,15 @@ Each function here mirrors one pure-Python function that stays the reference:
 - ``bigram_set``: :func:`assay_faithfulness.ngrams.ngram_set` for ``n == 2``;
 - ``overlap_rows``: :func:`assay_faithfulness.ngrams.overlap_rows`;
 - ``weighted_overlaps``: :func:`assay_faithfulness.ngrams.weighted_overlaps`;
-- ``pair_side_squares``: the squares of :func:`assay_faithfulness.tfidf.pair_side` (the IDFs
-  are given once, by ``bind_idf``);
-- ``pair_cosine``: :func:`assay_faithfulness.tfidf.pair_cosine`.
+- ``pair_cosine``: :func:`assay_faithfulness.tfidf.pair_cosine` (the two IDFs are given once,
+  by ``bind_idf``);
+- ``build_result``: :func:`assay_faithfulness.base.build_result`, which builds the
+  ``assay.MetricResult`` (and its ``MetricSignal``s) the way attrs' generated ``__init__`` does,
+  with ``object.__new__`` and ``PyObject_GenericSetAttr`` (the classes are given once, by
+  ``bind_result_types``; the tests check that their fields are still the ones set here);
+- ``count_tokens``: :func:`assay_faithfulness.tfidf.count_tokens` (``Counter(tokens)``);
+- ``to_fixed3``: :func:`assay_faithfulness.jsnumbers.to_fixed3` (JavaScript's ``toFixed(3)``),
+  which hands the rare exact ties and negative values back to the reference (``bind_to_fixed3``).
 
 Results are identical to the reference's, bit for bit: the floating-point operations are the
 same binary64 operations in the same order (Python's ``int / int`` of small integers is the
@@ -23,12 +29,21 @@ plain lists, dicts, sets and tuples (a ``PairSide`` is a tuple).
 """
 
 from cpython.dict cimport PyDict_GetItem, PyDict_Next, PyDict_SetItem
-from cpython.float cimport PyFloat_AS_DOUBLE
+from cpython.long cimport PyLong_AsDouble, PyLong_CheckExact
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
 from cpython.object cimport PyObject
 from cpython.set cimport PyFrozenSet_New, PySet_Add, PySet_Contains
 from cpython.unicode cimport PyUnicode_DATA, PyUnicode_KIND, PyUnicode_READ
-from libc.math cimport sqrt
+from cpython.mem cimport PyMem_Free
+from cpython.object cimport PyObject_GenericSetAttr
+from libc.math cimport floor, isfinite, sqrt
+
+from collections import Counter
+
+
+cdef extern from "Python.h":
+    char* PyOS_double_to_string(double val, char format_code, int precision, int flags,
+                                int* type) except NULL
 
 cdef Py_ssize_t SEPARATOR_TABLE_BYTES = (0x10FFFF >> 3) + 1
 
@@ -182,67 +197,140 @@ cdef object _as_dict(counts):
     return counts if isinstance(counts, dict) else dict(counts)
 
 
-def pair_side_squares(counts, Py_ssize_t length):
-    """``[((count / length) * IDF_IN_ONE) ** 2 as a product, for each count]``, in order."""
-    cdef object as_dict = _as_dict(counts)
-    cdef list squares = []
-    cdef Py_ssize_t position = 0
-    cdef PyObject* key
-    cdef PyObject* value
-    cdef double alone
-    while PyDict_Next(as_dict, &position, &key, &value):
-        alone = (<double>(<object>value) / <double>length) * IDF_IN_ONE
-        squares.append(alone * alone)
-    return squares
+cdef inline double _as_double(PyObject* number) except? -1.0:
+    # a token count: an int, converted without making a float object (exact below 2**53)
+    if PyLong_CheckExact(<object>number):
+        return PyLong_AsDouble(<object>number)
+    return <double>(<object>number)
 
 
 def pair_cosine(query, document):
-    """The two-text TF-IDF cosine of two precomputed sides ``(counts, length, terms,
-    squares_alone)``: the query walked term by term, the document's squared norm summed left
-    to right with the shared terms' squares in their place."""
-    cdef Py_ssize_t query_length = query[1]
-    cdef Py_ssize_t document_length = document[1]
+    """The two-text TF-IDF cosine of two sides (``.counts``, ``.length``): the query walked term
+    by term; the document's squared norm summed left to right over its terms, each square with
+    the IDF of a term both texts hold or of one only the document holds."""
+    cdef Py_ssize_t query_length = query.length
+    cdef Py_ssize_t document_length = document.length
     cdef object query_counts
     cdef object document_counts
-    cdef list terms
-    cdef list squares_alone
-    cdef dict shared_squares
     cdef Py_ssize_t position = 0
-    cdef Py_ssize_t i, size
+    cdef Py_ssize_t shared_terms = 0
     cdef PyObject* term
     cdef PyObject* count
     cdef PyObject* other
-    cdef PyObject* square
-    cdef double value, shared
+    cdef double value, shared, alone
     cdef double dot = 0.0
     cdef double norm_query = 0.0
     cdef double norm_document = 0.0
     if query_length == 0 or document_length == 0:
         return 0.0
-    query_counts = _as_dict(query[0])
-    document_counts = _as_dict(document[0])
-    shared_squares = {}
+    query_counts = _as_dict(query.counts)
+    document_counts = _as_dict(document.counts)
     while PyDict_Next(query_counts, &position, &term, &count):
         other = PyDict_GetItem(document_counts, <object>term)
         if other is NULL:
-            value = (<double>(<object>count) / <double>query_length) * IDF_IN_ONE
+            value = (_as_double(count) / <double>query_length) * IDF_IN_ONE
         else:
-            value = (<double>(<object>count) / <double>query_length) * IDF_IN_BOTH
-            shared = (<double>(<object>other) / <double>document_length) * IDF_IN_BOTH
+            value = (_as_double(count) / <double>query_length) * IDF_IN_BOTH
+            shared = (_as_double(other) / <double>document_length) * IDF_IN_BOTH
             dot += value * shared
-            PyDict_SetItem(shared_squares, <object>term, shared * shared)
+            shared_terms += 1
         norm_query += value * value
-    if not shared_squares:
+    if shared_terms == 0:
         return 0.0  # dot == 0: the cosine is 0 whatever the norms
-    terms = list(document[2])
-    squares_alone = list(document[3])
-    size = PyList_GET_SIZE(terms)
-    if PyList_GET_SIZE(squares_alone) < size:
-        raise ValueError("a pair side needs one square per term")
-    for i in range(size):
-        square = PyDict_GetItem(shared_squares, <object>PyList_GET_ITEM(terms, i))
-        if square is NULL:
-            norm_document += <double>(<object>PyList_GET_ITEM(squares_alone, i))
+    position = 0
+    while PyDict_Next(document_counts, &position, &term, &count):
+        if PyDict_GetItem(query_counts, <object>term) is NULL:
+            alone = (_as_double(count) / <double>document_length) * IDF_IN_ONE
+            norm_document += alone * alone
         else:
-            norm_document += PyFloat_AS_DOUBLE(<object>square)  # a float made above
+            shared = (_as_double(count) / <double>document_length) * IDF_IN_BOTH
+            norm_document += shared * shared
     return dot / (sqrt(norm_query) * sqrt(norm_document))
+
+def count_tokens(list tokens not None):
+    """``Counter(tokens)``: token -> count, in first-occurrence order."""
+    cdef object counts = Counter.__new__(Counter)  # Counter.__init__ only fills it
+    cdef PyObject* found
+    for token in tokens:
+        found = PyDict_GetItem(counts, token)
+        if found is NULL:
+            PyDict_SetItem(counts, token, 1)
+        else:
+            PyDict_SetItem(counts, token, <object>found + 1)
+    return counts
+
+
+cdef object EXACT_TO_FIXED3 = None
+
+
+def bind_to_fixed3(exact):
+    """Set the reference ``to_fixed3``, which :func:`to_fixed3` calls for what it leaves to it."""
+    global EXACT_TO_FIXED3
+    EXACT_TO_FIXED3 = exact
+
+
+def to_fixed3(x):
+    """``x.toFixed(3)`` in JavaScript: ``"%.3f" % x`` for a float that is not negative and not
+    an exact thousandths tie (an odd multiple of 1/16); the reference does everything else."""
+    cdef double value
+    cdef double sixteenths
+    cdef double eighths
+    cdef char* text
+    if type(x) is not float:
+        return EXACT_TO_FIXED3(x)
+    value = x
+    if value < 0:
+        return EXACT_TO_FIXED3(x)
+    sixteenths = value * 16.0
+    eighths = value * 8.0
+    if isfinite(sixteenths) and floor(sixteenths) == sixteenths and not (
+        isfinite(eighths) and floor(eighths) == eighths
+    ):
+        return EXACT_TO_FIXED3(x)
+    text = PyOS_double_to_string(value + 0.0, b"f", 3, 0, NULL)
+    try:
+        return text.decode("ascii")
+    finally:
+        PyMem_Free(text)
+
+
+cdef object RESULT_TYPE = None
+cdef object SIGNAL_TYPE = None
+cdef dict SEVERITIES = None
+cdef object NEW_OBJECT = object.__new__
+
+
+def bind_result_types(result_type, signal_type, dict severities not None):
+    """Set ``assay.MetricResult``, ``assay.MetricSignal`` and the severity names."""
+    global RESULT_TYPE, SIGNAL_TYPE, SEVERITIES
+    RESULT_TYPE = result_type
+    SIGNAL_TYPE = signal_type
+    SEVERITIES = severities
+
+
+def build_result(metric_id, measured, threshold):
+    """The ``MetricResult`` of ``measured`` (score, explanation, signals, details) judged at
+    ``threshold``."""
+    score, explanation, signals, details = measured
+    cdef dict all_details = {"mode": "heuristic", "llm_calls": 0, "signal_ids": []}
+    cdef list core_signals = []
+    if signals:
+        all_details["signal_ids"] = [s.id for s in signals]
+        for s in signals:
+            signal = NEW_OBJECT(SIGNAL_TYPE)
+            PyObject_GenericSetAttr(signal, "severity", SEVERITIES[s.severity])
+            PyObject_GenericSetAttr(signal, "message", s.message)
+            PyObject_GenericSetAttr(signal, "evidence", s.evidence)
+            PyObject_GenericSetAttr(signal, "id", None)
+            core_signals.append(signal)
+    if details:
+        all_details.update(details)
+    result = NEW_OBJECT(RESULT_TYPE)
+    PyObject_GenericSetAttr(result, "metric_id", metric_id)
+    PyObject_GenericSetAttr(result, "score", score)
+    PyObject_GenericSetAttr(result, "passed", None if score is None else score >= threshold)
+    PyObject_GenericSetAttr(result, "threshold", threshold)
+    PyObject_GenericSetAttr(result, "explanation", explanation)
+    PyObject_GenericSetAttr(result, "signals", tuple(core_signals))
+    PyObject_GenericSetAttr(result, "details", all_details)  # a new dict, as the converter makes
+    return result

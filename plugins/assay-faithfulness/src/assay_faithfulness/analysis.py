@@ -16,7 +16,7 @@ from assay_faithfulness.codes import INVALID_CONTEXTS, INVALID_SAMPLE, MISSING_A
 from assay_faithfulness.features import TextFeatures, sentence_features, text_features
 from assay_faithfulness.ngrams import ngram_set, overlap_rows
 from assay_faithfulness.text import split_sentences
-from assay_faithfulness.tfidf import PairSide, pair_side
+from assay_faithfulness.tfidf import PairSide, count_tokens, pair_side
 
 __all__ = ["ANALYSIS_KEY", "SampleAnalysis", "analyse", "shared_analysis", "validate_sample"]
 
@@ -142,12 +142,12 @@ class SampleAnalysis:
 
     @_lazy
     def ground_truth_counts(self) -> Counter[str]:
-        return Counter(self.ground_truth_tokens)
+        return count_tokens(self.ground_truth_tokens)
 
     @_lazy
     def answer_pair_side(self) -> PairSide:
         """The answer's side of a two-text TF-IDF cosine."""
-        return pair_side(Counter(self.answer_tokens), len(self.answer_tokens))
+        return pair_side(count_tokens(self.answer_tokens), len(self.answer_tokens))
 
     def ngram_sets(self, part: str, n: int) -> list[frozenset[Any]]:
         """The n-gram sets of every text of ``part``: ``"question"``, ``"answer"``,
@@ -163,7 +163,7 @@ class SampleAnalysis:
         """``rows[i][c]``: the n-gram overlap of the i-th text of ``part`` with context c
         (computed once per sample: faithfulness and hallucination rate share the unigram
         rows of the answer sentences)."""
-        key = ("overlaps:" + part, n)
+        key = (part, n)
         rows = self._overlaps.get(key)
         if rows is None:
             rows = self._overlaps[key] = overlap_rows(

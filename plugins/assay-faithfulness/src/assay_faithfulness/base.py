@@ -13,6 +13,7 @@ import math
 from typing import Any, ClassVar, NamedTuple
 
 import assay
+from assay_faithfulness._compiled import COMPILED, _speedups
 from assay_faithfulness.analysis import SampleAnalysis, shared_analysis
 from assay_faithfulness.codes import INVALID_THRESHOLD
 from assay_faithfulness.options import HeuristicOptions, heuristic_options
@@ -83,6 +84,38 @@ def check_threshold(metric_id: str, threshold: Any) -> float:
     return float(threshold)
 
 
+def build_result(metric_id: str, measured: Measured, threshold: float) -> assay.MetricResult:
+    """The :class:`assay.MetricResult` of a measurement judged at ``threshold``: details start
+    with ``mode``, ``llm_calls`` and the reference's ``signal_ids``, then the metric's own."""
+    score, explanation, signals, details = measured
+    all_details: dict[str, Any] = {"mode": "heuristic", "llm_calls": 0, "signal_ids": []}
+    core_signals = []
+    if signals:
+        all_details["signal_ids"] = [s.id for s in signals]
+        core_signals = [
+            assay.MetricSignal(SEVERITY_TO_CORE[s.severity], s.message, s.evidence)  # type: ignore[arg-type]
+            for s in signals
+        ]
+    if details:
+        all_details.update(details)
+    return assay.MetricResult(
+        metric_id,
+        score,
+        None if score is None else score >= threshold,
+        threshold,
+        explanation,
+        core_signals,
+        all_details,
+    )
+
+
+PURE_BUILD_RESULT = build_result
+"""The pure-Python :func:`build_result`: the reference of its compiled twin."""
+if COMPILED:
+    _speedups.bind_result_types(assay.MetricResult, assay.MetricSignal, SEVERITY_TO_CORE)
+    build_result = _speedups.build_result
+
+
 class HeuristicMetric:
     """Base of the heuristic metrics; satisfies the :class:`assay.Metric` protocol.
 
@@ -113,28 +146,8 @@ class HeuristicMetric:
             non-string contexts, or with other wrongly typed fields.
         """
         threshold = check_threshold(self.id, threshold)
-        score, explanation, signals, details = self.measure(
-            shared_analysis(sample, context), heuristic_options(context)
-        )
-        all_details = {"mode": "heuristic", "llm_calls": 0, "signal_ids": []}
-        core_signals = []
-        if signals:
-            all_details["signal_ids"] = [s.id for s in signals]
-            core_signals = [
-                assay.MetricSignal(SEVERITY_TO_CORE[s.severity], s.message, s.evidence)  # type: ignore[arg-type]
-                for s in signals
-            ]
-        if details:
-            all_details.update(details)
-        return assay.MetricResult(
-            self.id,
-            score,
-            None if score is None else score >= threshold,
-            threshold,
-            explanation,
-            core_signals,
-            all_details,
-        )
+        measured = self.measure(shared_analysis(sample, context), heuristic_options(context))
+        return build_result(self.id, measured, threshold)
 
     def measure(self, analysis: SampleAnalysis, options: HeuristicOptions) -> Measured:
         """The score, explanation and signals of one analysed sample."""

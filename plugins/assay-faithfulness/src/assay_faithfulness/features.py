@@ -14,7 +14,7 @@ from typing import Any
 
 from assay_faithfulness.ngrams import ngram_set
 from assay_faithfulness.text import tokenize
-from assay_faithfulness.tfidf import PairSide, pair_side
+from assay_faithfulness.tfidf import PairSide, count_tokens, pair_side
 
 __all__ = [
     "SENTENCE_CACHE_SIZE",
@@ -52,7 +52,7 @@ class TextFeatures:
     def counts(self) -> Counter[str]:
         """Token -> count, in first-occurrence order."""
         if self._counts is None:
-            self._counts = Counter(self.tokens)
+            self._counts = count_tokens(self.tokens)
         return self._counts
 
     @property

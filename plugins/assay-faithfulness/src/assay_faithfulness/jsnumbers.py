@@ -16,6 +16,8 @@ import struct
 from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 
+from assay_faithfulness._compiled import COMPILED, _speedups
+
 __all__ = ["js_log", "js_number_text", "to_fixed3"]
 
 _LN2_HI = 6.93147180369123816490e-01
@@ -104,13 +106,18 @@ def to_fixed3(x: float) -> str:
     need the slow exact path; every other value agrees with ``%.3f``.
     """
     if x < 0:
-        text = to_fixed3(-x)
+        text = _to_fixed3_unsigned(-x)
         return text if text == "0.000" else "-" + text
+    return _to_fixed3_unsigned(x)
+
+
+def _to_fixed3_unsigned(x: float) -> str:
     if (x * 16.0).is_integer() and not (x * 8.0).is_integer():
         return str(Decimal(x).quantize(_MILLI, rounding=ROUND_HALF_UP))
     return "%.3f" % (x + 0.0)  # + 0.0 turns -0.0 into 0.0
 
 
+@lru_cache(maxsize=256)
 def js_number_text(x: float) -> str:
     """``String(x)`` in JavaScript for a finite number: ``1``, ``0.15``, ``1e-7``, ``1e+21``."""
     if x == 0:
@@ -133,3 +140,10 @@ def js_number_text(x: float) -> str:
         mantissa = digits[0] + ("." + digits[1:] if k > 1 else "")
         body = f"{mantissa}e{'+' if e > 0 else '-'}{abs(e)}"
     return sign + body
+
+
+PURE_TO_FIXED3 = to_fixed3
+"""The pure-Python :func:`to_fixed3`: the reference of its compiled twin."""
+if COMPILED:
+    _speedups.bind_to_fixed3(PURE_TO_FIXED3)
+    to_fixed3 = _speedups.to_fixed3

@@ -10,13 +10,8 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
-import assay
+from assay_faithfulness._compiled import COMPILED, _speedups
 from assay_faithfulness.text import tokenize
-
-try:
-    from assay_faithfulness import _speedups
-except ImportError:  # not built (no C compiler at install time): the pure-Python kernels run
-    _speedups = None  # type: ignore[assignment]
 
 __all__ = [
     "DEFAULT_NGRAM_SIZES",
@@ -31,9 +26,6 @@ __all__ = [
     "weighted_overlaps",
 ]
 
-COMPILED = _speedups is not None and assay.speedups_allowed()
-"""Whether the compiled twins of this module's kernels are in use (built, and
-``ASSAY_PURE_PYTHON`` not set)."""
 
 DEFAULT_NGRAM_SIZES: tuple[int, ...] = (1, 2)
 DEFAULT_NGRAM_WEIGHTS: tuple[float, ...] = (0.7, 0.3)

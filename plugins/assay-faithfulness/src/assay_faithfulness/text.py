@@ -20,12 +20,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-import assay
-
-try:
-    from assay_faithfulness import _speedups
-except ImportError:  # not built (no C compiler at install time): the pure-Python kernels run
-    _speedups = None  # type: ignore[assignment]
+from assay_faithfulness._compiled import COMPILED, _speedups
 
 __all__ = [
     "JS_WHITESPACE",
@@ -34,9 +29,6 @@ __all__ = [
     "tokenize",
 ]
 
-COMPILED = _speedups is not None and assay.speedups_allowed()
-"""Whether the compiled twins of this module's kernels are in use (built, and
-``ASSAY_PURE_PYTHON`` not set)."""
 
 JS_WHITESPACE = (
     "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"

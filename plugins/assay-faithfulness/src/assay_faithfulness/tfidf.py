@@ -15,16 +15,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import partial, reduce
 from operator import add
-from typing import NamedTuple
 
-import assay
+from assay_faithfulness._compiled import COMPILED, _speedups
 from assay_faithfulness.jsnumbers import js_log
 from assay_faithfulness.text import tokenize
-
-try:
-    from assay_faithfulness import _speedups
-except ImportError:  # not built (no C compiler at install time): the pure-Python kernels run
-    _speedups = None  # type: ignore[assignment]
 
 __all__ = [
     "PairSide",
@@ -37,9 +31,6 @@ __all__ = [
     "token_f1",
 ]
 
-COMPILED = _speedups is not None and assay.speedups_allowed()
-"""Whether the compiled twins of this module's kernels are in use (built, and
-``ASSAY_PURE_PYTHON`` not set)."""
 
 TfIdfVectors = tuple[dict[str, float], list[dict[str, float]]]
 
@@ -129,6 +120,14 @@ def token_f1_of_counts(
     return 2 * precision * recall / (precision + recall)
 
 
+def count_tokens(tokens: Sequence[str]) -> Counter[str]:
+    """Token -> count, in first-occurrence order: ``Counter(tokens)``, the reference of the
+    compiled ``count_tokens``."""
+    if COMPILED and type(tokens) is list:
+        return _speedups.count_tokens(tokens)
+    return Counter(tokens)
+
+
 def _reduce_sum(values: Sequence[float]) -> float:
     return reduce(add, values, 0.0)
 
@@ -143,33 +142,48 @@ else:
 sequential_sum.__doc__ = "``((0.0 + v0) + v1) + ...``: the plain left-to-right float sum."
 
 
-class PairSide(NamedTuple):
-    """One text's side of a two-text TF-IDF cosine, precomputed once per text.
+class PairSide:
+    """One text's side of a two-text TF-IDF cosine, computed once per text.
 
     Attributes:
         counts: token -> count, in first-occurrence order.
         length: the number of tokens.
-        terms: the tokens of ``counts``, in order.
-        squares_alone: per token, ``((count / length) * idf)**2`` (as a product) with the IDF of
-            a term only this text holds.
     """
 
-    counts: Mapping[str, int]
-    length: int
-    terms: list[str]
-    squares_alone: list[float]
+    __slots__ = ("_squares_alone", "_terms", "counts", "length")
+
+    def __init__(self, counts: Mapping[str, int], length: int) -> None:
+        self.counts = counts
+        self.length = length
+        self._terms: list[str] | None = None
+        self._squares_alone: list[float] | None = None
+
+    @property
+    def terms(self) -> list[str]:
+        """The tokens of ``counts``, in order (computed on first use)."""
+        if self._terms is None:
+            self._terms = list(self.counts)
+        return self._terms
+
+    @property
+    def squares_alone(self) -> list[float]:
+        """Per token, ``((count / length) * idf)**2`` (as a product) with the IDF of a term only
+        this text holds (computed on first use; the compiled cosine computes them as it goes)."""
+        if self._squares_alone is None:
+            self._squares_alone = pair_side_squares(self.counts, self.length)
+        return self._squares_alone
+
+    def __repr__(self) -> str:
+        return f"PairSide(counts={self.counts!r}, length={self.length})"
 
 
 def pair_side(counts: Mapping[str, int], length: int) -> PairSide:
     """The :class:`PairSide` of a text with these token ``counts`` and ``length`` tokens."""
-    if COMPILED:
-        return PairSide(counts, length, list(counts), _speedups.pair_side_squares(counts, length))
-    return PairSide(counts, length, list(counts), pair_side_squares_pure(counts, length))
+    return PairSide(counts, length)
 
 
-def pair_side_squares_pure(counts: Mapping[str, int], length: int) -> list[float]:
-    """``PairSide.squares_alone``: the pure-Python reference of the compiled
-    ``pair_side_squares``."""
+def pair_side_squares(counts: Mapping[str, int], length: int) -> list[float]:
+    """``PairSide.squares_alone`` of a text with these token ``counts`` and ``length``."""
     # A square depends only on the count: computed once per distinct count (mostly 1 and 2).
     square_of_count = {}
     for count in set(counts.values()):

@@ -1,0 +1,23 @@
+"""The optional compiled twin of this plugin's kernels, and whether it is in use.
+
+``_speedups`` is built from ``_speedups.pyx`` by Cython when the package is installed on a
+machine with a C compiler. It mirrors a few pure-Python functions of :mod:`.text`,
+:mod:`.ngrams`, :mod:`.tfidf` and :mod:`.jsnumbers`, which stay the reference, and gives
+identical results, only faster. Those modules use it when :data:`COMPILED` is true: it was
+built, and ``ASSAY_PURE_PYTHON`` is not set (:func:`assay.speedups_allowed`, asked once, when
+the plugin is imported).
+"""
+
+from __future__ import annotations
+
+import assay
+
+try:
+    from assay_faithfulness import _speedups
+except ImportError:  # not built (no C compiler at install time): the pure-Python kernels run
+    _speedups = None  # type: ignore[assignment]
+
+__all__ = ["COMPILED", "_speedups"]
+
+COMPILED = _speedups is not None and assay.speedups_allowed()
+"""Whether the compiled twins are in use (built, and ``ASSAY_PURE_PYTHON`` not set)."""
