@@ -1,4 +1,5 @@
-"""The compiled twin of ``Grounding.score`` (``assay_grounding._speedups``) against the reference.
+"""The compiled twins of ``Grounding.score`` and ``AnswerRelevance.score``
+(``assay_grounding._speedups``) against the pure-Python reference.
 
 * The extension is built in this environment: CI's guarantee that the fast path is what ships
   (a build that silently fell back to pure Python fails here).
@@ -6,8 +7,8 @@
   including the explanation, key order and the Python type of every number (21 vs 21.0; the
   wire converter turns integral floats into ints, so the record is compared too), or the same
   exception — on every computeConfidence line of the scorecard conformance vectors and on
-  hand-made inputs covering every branch of the method with odd values.
-* ``ASSAY_PURE_PYTHON=1`` keeps the pure-Python method on the class.
+  hand-made inputs covering every branch of the methods with odd values.
+* ``ASSAY_PURE_PYTHON=1`` keeps the pure-Python methods on the classes.
 """
 
 from __future__ import annotations
@@ -27,13 +28,17 @@ import attrs
 import pytest
 
 import assay
-from assay_grounding import Grounding, _speedups  # no importorskip: the build must exist
+from assay_grounding import AnswerRelevance, Grounding, _speedups  # no importorskip: must be built
 from assay_grounding import grounding as grounding_module
+from assay_grounding import relevance as relevance_module
 
 VECTORS = Path(__file__).resolve().parents[3].parent / "shared" / "conformance" / "scorecard"
 PURE = grounding_module.PURE_SCORE
 COMPILED = _speedups.grounding_score
 DIMENSION = Grounding()
+RELEVANCE = AnswerRelevance()
+PURE_RELEVANCE = relevance_module.PURE_SCORE
+COMPILED_RELEVANCE = _speedups.relevance_score
 NAN = float("nan")
 INF = float("inf")
 
@@ -75,9 +80,9 @@ def typed(value: Any) -> Any:
     return (type(value).__name__, value)
 
 
-def outcome(score: Any, inputs: Any, config: Any) -> Any:
+def outcome(score: Any, dimension: Any, inputs: Any, config: Any) -> Any:
     try:
-        result = score(DIMENSION, inputs, config)
+        result = score(dimension, inputs, config)
     except Exception as exc:  # the same exception, with the same message, is part of the contract
         return ("raises", type(exc).__name__, str(exc))
     # the record itself (its int-vs-float types) and its wire dict (what JSON output shows)
@@ -85,21 +90,36 @@ def outcome(score: Any, inputs: Any, config: Any) -> Any:
 
 
 def assert_same(inputs: Any, config: Any = None) -> None:
+    """Grounding: pure and compiled agree."""
     config = {} if config is None else config
-    pure = outcome(PURE, inputs, config)
-    compiled = outcome(COMPILED, inputs, config)
+    pure = outcome(PURE, DIMENSION, inputs, config)
+    compiled = outcome(COMPILED, DIMENSION, inputs, config)
     assert compiled == pure, f"inputs {inputs!r}:\npure     {pure}\ncompiled {compiled}"
+
+
+def assert_same_relevance(inputs: Any, config: Any = None) -> None:
+    """Answer relevance: pure and compiled agree."""
+    config = {} if config is None else config
+    pure = outcome(PURE_RELEVANCE, RELEVANCE, inputs, config)
+    compiled = outcome(COMPILED_RELEVANCE, RELEVANCE, inputs, config)
+    assert compiled == pure, (
+        f"inputs {inputs!r}, config {config!r}:\npure     {pure}\ncompiled {compiled}"
+    )
 
 
 # ------------------------------------------------------------------ the build
 def test_compiled_module_is_built_and_installed() -> None:
     assert _speedups.__file__ is not None
     assert not _speedups.__file__.endswith((".py", ".pyx")), _speedups.__file__
+    registry = assay.default_registry()
     if assay.speedups_allowed():
         assert Grounding.score is COMPILED
-        assert type(assay.default_registry().get("dimension", "grounding")).score is COMPILED
+        assert AnswerRelevance.score is COMPILED_RELEVANCE
+        assert type(registry.get("dimension", "grounding")).score is COMPILED
+        assert type(registry.get("dimension", "relevance")).score is COMPILED_RELEVANCE
     else:
         assert Grounding.score is PURE
+        assert AnswerRelevance.score is PURE_RELEVANCE
 
 
 def test_compiled_method_binds_like_the_pure_one() -> None:
@@ -113,8 +133,11 @@ def test_compiled_method_binds_like_the_pure_one() -> None:
 )
 def test_assay_pure_python_keeps_the_reference(env: dict[str, str], pure: bool) -> None:
     code = (
-        "import assay_grounding.grounding as g, assay_grounding._speedups as s\n"
-        "print(g.Grounding.score is g.PURE_SCORE, g.Grounding.score is s.grounding_score)"
+        "import assay_grounding.grounding as g, assay_grounding.relevance as r\n"
+        "import assay_grounding._speedups as s\n"
+        "print(g.Grounding.score is g.PURE_SCORE, g.Grounding.score is s.grounding_score)\n"
+        "print(r.AnswerRelevance.score is r.PURE_SCORE,"
+        " r.AnswerRelevance.score is s.relevance_score)"
     )
     result = subprocess.run(
         [sys.executable, "-c", code],
@@ -123,7 +146,7 @@ def test_assay_pure_python_keeps_the_reference(env: dict[str, str], pure: bool) 
         text=True,
         check=True,
     )
-    assert result.stdout.split() == [str(pure), str(not pure)]
+    assert result.stdout.split() == [str(pure), str(not pure)] * 2
 
 
 # ------------------------------------------------------------------ conformance vectors
@@ -149,6 +172,7 @@ def test_vector(record: dict[str, Any]) -> None:
     inputs = assay.from_json_safe(record["inputs"])
     config = assay.from_json_safe(record["config"])
     assert_same(inputs, config)
+    assert_same_relevance(inputs, config)
 
 
 # ------------------------------------------------------------------ hand-made edge cases
@@ -364,6 +388,42 @@ def test_inputs_that_are_not_a_plain_dict() -> None:
     assert_same(None)
     assert_same([("supportLevel", "high")])
     assert isinstance(MappingProxyType(inputs), Mapping)
+
+
+BAND_CONFIGS: list[Any] = [
+    {},
+    {"relevance": None},
+    {"relevance": {"required": True}},
+    {"relevance": {"scoreBands": None}},
+    {"relevance": {"scoreBands": {}}},
+    {"relevance": {"scoreBands": {"full": 0.95, "low": 0.2}}},
+    {"relevance": {"scoreBands": {"full": 1, "high": 1, "medium": 0, "low": 0}}},
+    {"relevance": {"scoreBands": {"high": 0.8, "extra": 3}}},
+    {"relevance": {"scoreBands": {"full": 10**30, "high": 10**20}}},
+    {"relevance": {"scoreBands": {"full": 0.5}}},  # full < high: INVALID_CONFIG
+    {"relevance": {"scoreBands": {"low": NAN}}},
+    {"relevance": {"scoreBands": {"low": "0.1"}}},
+    {"relevance": {"scoreBands": [0.9]}},
+    {"relevance": {"scoreBands": MappingProxyType({"full": 0.92})}},
+    {"relevance": MappingProxyType({"scoreBands": {"full": 0.92}})},
+    {"relevance": "not an object"},
+    {"relevance": []},
+    MappingProxyType({"relevance": {"scoreBands": {"full": 0.92}}}),
+]
+
+
+def test_relevance() -> None:
+    absent = object()
+    for value, config in itertools.product([*SIGNALS, absent], BAND_CONFIGS):
+        inputs: dict[str, Any] = {"supportLevel": "high"}
+        if value is not absent:
+            inputs["answerRelevanceScore"] = value
+        assert_same_relevance(inputs, config)
+    rng = random.Random(11)
+    for _ in range(2000):
+        assert_same_relevance({"answerRelevanceScore": rng.random()})
+    assert_same_relevance(MappingProxyType({"answerRelevanceScore": 0.8}))
+    assert_same_relevance(None)
 
 
 def test_the_comparison_sees_types_order_and_nan() -> None:

@@ -1,31 +1,41 @@
 # cython: language_level=3, binding=True, infer_types=False
-"""Compiled twin of ``Grounding.score`` (assay_grounding/grounding.py).
+"""Compiled twins of ``Grounding.score`` (grounding.py) and ``AnswerRelevance.score``
+(relevance.py).
 
-``grounding_score`` mirrors the pure-Python method statement by statement and MUST stay in step
-with it: same results to the bit (same floats, int where the reference gives an int and float
-where it gives a float, same strings, same dict key order, same warnings, the same exception for
-odd input). grounding.py is the reference; change it first, then this file, then run
-tests/test_speedups.py, which compares the two over the conformance vectors and edge cases.
+``grounding_score`` and ``relevance_score`` mirror the pure-Python methods statement by
+statement and MUST stay in step with them: same results to the bit (same floats, int where the
+reference gives an int and float where it gives a float, same strings, same dict key order, same
+warnings, the same exception for odd input). The .py files are the reference; change them
+first, then this file, then run tests/test_speedups.py, which compares the two over the
+conformance vectors and edge cases.
 
 Where the speed comes from: the points are counted in a C ``long`` (every term is a small int,
 as in the reference; the result goes back as a Python int, or the float bound when clamped), and the signal coercions (JavaScript truthiness, ``typeof === "number"``,
 ``Number(x)``) are done inline for the exact built-in types the signals normally have (None,
 bool, str, int, float). Any other type goes through the same public helpers the reference calls
-(``assay.signals``, ``assay.jsmath``), so odd input behaves exactly as it does there. Inputs that
-are not a plain ``dict`` (another Mapping) are handed to the pure-Python method unchanged.
+(``assay.signals``, ``assay.jsmath``), so odd input behaves exactly as it does there. Inputs (or,
+for relevance, a config) that are not a plain ``dict`` are handed to the pure-Python method.
 
 Only locals declared with ``cdef`` are C values (``infer_types=False``): an untyped local stays
 a Python object, so an int never turns into a float by type inference.
 
-The constants (warnings, base points, ceilings) are the ones grounding.py defines: this module is
-imported at the end of grounding.py, when they exist.
+The constants (warnings, base points, ceilings, bands) are the ones grounding.py and
+relevance.py define. This module is imported at the end of grounding.py, when grounding's exist;
+relevance.py imports this module in turn, so relevance's are fetched on the first call.
 """
 
 from libc.math cimport NAN, fabs, floor, isinf, isnan
 
+from collections.abc import Mapping
+
 import assay
 from assay.jsmath import round_to
-from assay.signals import DOCUMENTS_SILENT, claim_support_problem, js_truthy
+from assay.signals import (
+    DOCUMENTS_SILENT,
+    claim_support_problem,
+    js_truthy,
+    resolve_score_bands,
+)
 
 from assay_grounding.grounding import (
     _BASE,
@@ -329,4 +339,95 @@ cdef object _score(dict inputs):
         diagnostics=diagnostics,
         uncapped_raw=score,
         warnings=warnings or None,
+    )
+
+
+# ---------------------------------------------------------------------------- answer relevance
+cdef bint _relevance_loaded = False
+cdef dict _DEFAULT_BANDS
+cdef tuple _RELEVANCE_POINTS
+cdef object _RELEVANCE_MAX, _MISSING_RELEVANCE, _PURE_RELEVANCE
+
+
+cdef int _load_relevance() except -1:
+    """Fetch relevance.py's constants (it imports this module, so not at import time)."""
+    global _relevance_loaded, _DEFAULT_BANDS, _RELEVANCE_POINTS
+    global _RELEVANCE_MAX, _MISSING_RELEVANCE, _PURE_RELEVANCE
+    from assay_grounding import relevance
+
+    _DEFAULT_BANDS = relevance.DEFAULT_BANDS
+    _RELEVANCE_POINTS = relevance._POINTS
+    _RELEVANCE_MAX = relevance.MAX_POINTS
+    _MISSING_RELEVANCE = relevance.MISSING_RELEVANCE
+    _PURE_RELEVANCE = relevance.PURE_SCORE
+    _relevance_loaded = True
+    return 0
+
+
+def relevance_score(self, inputs, config):
+    """``AnswerRelevance.score(inputs, config)``, compiled: see the module docstring."""
+    if not _relevance_loaded:
+        _load_relevance()
+    if type(inputs) is not dict or type(config) is not dict:
+        return _PURE_RELEVANCE(self, inputs, config)
+    return _relevance(<dict>inputs, <dict>config)
+
+
+cdef object _relevance(dict inputs, dict config):
+    cdef double number
+
+    value = inputs.get("answerRelevanceScore", _ABSENT)
+    if value is _ABSENT:
+        return assay.dimension_score(
+            raw=0,
+            max_points=_RELEVANCE_MAX,
+            explanation="Answer relevance is required but was not provided (0 of 15).",
+            components={"relevanceScore": 0},
+            adjustments={"missingRequired": -15},
+            diagnostics={"required": True, "scoreProvided": False},
+            uncapped_raw=0,
+            warnings=[_MISSING_RELEVANCE],
+        )
+    # relevance._section(config).get("scoreBands")
+    section = config.get("relevance")
+    if section is None:
+        overrides = None
+    elif type(section) is dict:
+        overrides = (<dict>section).get("scoreBands")
+    elif isinstance(section, Mapping):
+        overrides = section.get("scoreBands")
+    else:
+        overrides = None
+    if overrides is None:
+        # what resolve_score_bands(None, ...) returns: a copy of the (valid, constant) defaults,
+        # which is only read here
+        bands = _DEFAULT_BANDS
+    else:
+        bands = resolve_score_bands(overrides, "relevance.scoreBands", _DEFAULT_BANDS)
+    if value is None:
+        number = 0.0
+    elif isinstance(value, (int, float)):  # bool included, as in the reference
+        number = float(value)
+    else:
+        number = NAN
+    number_ = number
+    points = 0
+    for key, band_points in _RELEVANCE_POINTS:
+        if number_ >= bands[key]:
+            points = band_points
+            break
+    return assay.dimension_score(
+        raw=points,
+        max_points=_RELEVANCE_MAX,
+        explanation=f"Answer relevance score {_js_number_float(_round_to(number_, 2))} earns "
+        f"{points} of 15 points.",
+        components={"relevanceScore": points},
+        diagnostics={
+            "answerRelevanceScore": _round_to(number_, 4) if value is not None else None,
+            "bandFull": bands["full"],
+            "bandHigh": bands["high"],
+            "bandMedium": bands["medium"],
+            "bandLow": bands["low"],
+        },
+        warnings=[],
     )

@@ -54,6 +54,8 @@ class AnswerRelevance(assay.Dimension):
             return [MISSING_RELEVANCE]
         return []
 
+    # The reference implementation. _speedups.pyx holds its compiled twin, which replaces it on
+    # the class when built (end of this module): change both, tests/test_speedups.py compares them.
     def score(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> assay.DimensionScore:
         if "answerRelevanceScore" not in inputs:
             return assay.dimension_score(
@@ -89,3 +91,16 @@ class AnswerRelevance(assay.Dimension):
             },
             warnings=[],
         )
+
+
+PURE_SCORE = AnswerRelevance.score
+"""The pure-Python ``AnswerRelevance.score``: the reference implementation, kept reachable when
+the compiled twin (``assay_grounding._speedups.relevance_score``) replaces it on the class."""
+
+try:
+    from assay_grounding import _speedups
+except ImportError:  # not built (no C compiler at install time): the pure-Python method stays
+    _speedups = None  # type: ignore[assignment]
+if _speedups is not None and assay.speedups_allowed():
+    # a compiled function binds like a method (Cython's binding=True)
+    AnswerRelevance.score = _speedups.relevance_score  # type: ignore[method-assign]
