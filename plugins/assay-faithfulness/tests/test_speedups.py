@@ -10,6 +10,7 @@ two outputs, with every float's repr, must be identical.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -150,6 +151,30 @@ def test_bigram_sets_are_identical(compiled: Any, texts: list[str]) -> None:
         with pytest.raises(TypeError) as compiled_error:
             compiled.bigram_set(bad)
         assert str(compiled_error.value) == str(pure_error.value)
+
+
+def test_sentences_are_identical(compiled: Any, texts: list[str]) -> None:
+    for item in texts:
+        assert compiled.split_sentences(item) == text.split_sentences_pure(item), item[:80]
+    # every BMP code point (all JavaScript whitespace is there) and a sample of the others, as
+    # the whitespace after a mark and around a sentence
+    for cp in [*range(0x10000), *range(0x10000, sys.maxunicode + 1, 251), sys.maxunicode]:
+        char = chr(cp)
+        for item in (f"x.{char}Y", f"{char}a{char}", f"a!{char}{char}"):
+            assert compiled.split_sentences(item) == text.split_sentences_pure(item), hex(cp)
+
+
+def test_string_sets_are_identical_and_untracked(compiled: Any, texts: list[str]) -> None:
+    for item in texts:
+        tokens = af.tokenize(item)
+        unigrams = compiled.string_set(tokens)
+        assert unigrams == frozenset(tokens) == ngrams.ngram_set(tokens, 1)
+        assert type(unigrams) is frozenset
+        assert not gc.is_tracked(unigrams)
+        assert not gc.is_tracked(compiled.bigram_set(tokens))
+    assert compiled.string_set(Counter(["b", "a", "b"])) == {"a", "b"}
+    mixed = compiled.string_set(["a", ("b",)])  # a tuple could hold a cycle: stays tracked
+    assert mixed == {"a", ("b",)} and gc.is_tracked(mixed)
 
 
 def test_token_counts_are_identical(compiled: Any, texts: list[str]) -> None:

@@ -1,7 +1,7 @@
 """Types of the compiled twin of the text kernels (_speedups.pyx)."""
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import assay
@@ -10,6 +10,8 @@ from assay_faithfulness.tfidf import PairSide
 
 def split_tokens(lowered: str, separators: bytes) -> list[str]: ...
 def bigram_set(tokens: list[str]) -> frozenset[str]: ...
+def string_set(strings: Iterable[str]) -> frozenset[str]: ...
+def split_sentences(text: str) -> list[str]: ...
 def overlap_rows(
     sets_a: Sequence[frozenset[Any]], sets_b: Sequence[frozenset[Any]]
 ) -> list[list[float]]: ...

@@ -5,7 +5,11 @@ Each function here mirrors one pure-Python function that stays the reference:
 
 - ``split_tokens``: the token split of :func:`assay_faithfulness.text.tokenize` (after
   lowercasing): maximal runs of characters that are not separators;
-- ``bigram_set``: :func:`assay_faithfulness.ngrams.ngram_set` for ``n == 2``;
+- ``split_sentences``: :func:`assay_faithfulness.text.split_sentences` (on a ``str``);
+- ``bigram_set``: :func:`assay_faithfulness.ngrams.ngram_set` for ``n == 2``, and
+  ``string_set``: ``frozenset(strings)``. Both sets hold only strings, so they cannot be part of
+  a reference cycle: they are untracked by the cyclic garbage collector (as CPython does for
+  tuples and dicts of atomic values), which then no longer walks them on every collection;
 - ``overlap_rows``: :func:`assay_faithfulness.ngrams.overlap_rows`;
 - ``weighted_overlaps``: :func:`assay_faithfulness.ngrams.weighted_overlaps`;
 - ``pair_cosine``: :func:`assay_faithfulness.tfidf.pair_cosine` (the two IDFs are given once,
@@ -32,6 +36,9 @@ from cpython.dict cimport PyDict_GetItem, PyDict_Next, PyDict_SetItem
 from cpython.long cimport PyLong_AsDouble, PyLong_CheckExact
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
 from cpython.object cimport PyObject
+
+cdef extern from "Python.h":
+    void PyObject_GC_UnTrack(void* op)
 from cpython.set cimport PyFrozenSet_New, PySet_Add, PySet_Contains
 from cpython.unicode cimport PyUnicode_DATA, PyUnicode_KIND, PyUnicode_READ
 from cpython.mem cimport PyMem_Free
@@ -85,6 +92,7 @@ def bigram_set(list tokens not None):
     cdef object previous
     cdef object current
     if count < 2:
+        PyObject_GC_UnTrack(<PyObject*>result)
         return result
     previous = tokens[0]
     for i in range(1, count):
@@ -94,7 +102,69 @@ def bigram_set(list tokens not None):
         else:  # str subclasses, or the same TypeError as the reference for non-strings
             PySet_Add(result, " ".join((previous, current)))
         previous = current
+    PyObject_GC_UnTrack(<PyObject*>result)  # it holds strings only
     return result
+
+
+def string_set(strings):
+    """``frozenset(strings)``, untracked by the garbage collector when it holds only strings."""
+    cdef object result = PyFrozenSet_New(strings)
+    for item in result:
+        if type(item) is not str:
+            return result
+    PyObject_GC_UnTrack(<PyObject*>result)
+    return result
+
+
+cdef inline bint _is_js_space(Py_UCS4 ch):
+    # JavaScript's \s: the characters of assay_faithfulness.text.JS_WHITESPACE
+    if ch <= 0x20:
+        return ch == 0x20 or 0x09 <= ch <= 0x0D
+    if ch < 0xA0:
+        return False
+    return (
+        ch == 0xA0 or ch == 0x1680 or 0x2000 <= ch <= 0x200A or ch == 0x2028 or ch == 0x2029
+        or ch == 0x202F or ch == 0x205F or ch == 0x3000 or ch == 0xFEFF
+    )
+
+
+cdef inline int _append_trimmed(list pieces, str text, int kind, void* data, Py_ssize_t start,
+                                Py_ssize_t end) except -1:
+    while start < end and _is_js_space(PyUnicode_READ(kind, data, start)):
+        start += 1
+    while end > start and _is_js_space(PyUnicode_READ(kind, data, end - 1)):
+        end -= 1
+    if end > start:
+        pieces.append(text[start:end])
+    return 0
+
+
+def split_sentences(str text not None):
+    """The sentences of ``text``: cut at each run of JavaScript whitespace that follows ``.``,
+    ``!`` or ``?`` and precedes an ASCII capital or the end, trimmed, empty pieces dropped."""
+    cdef Py_ssize_t length = len(text)
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    cdef Py_ssize_t i = 0
+    cdef Py_ssize_t j
+    cdef Py_ssize_t start = 0
+    cdef Py_UCS4 ch
+    cdef list pieces = []
+    while i < length:
+        ch = PyUnicode_READ(kind, data, i)
+        if ch == 0x2E or ch == 0x21 or ch == 0x3F:  # . ! ?
+            j = i + 1
+            while j < length and _is_js_space(PyUnicode_READ(kind, data, j)):
+                j += 1
+            if j > i + 1 and (
+                j == length or 0x41 <= PyUnicode_READ(kind, data, j) <= 0x5A  # A-Z
+            ):
+                _append_trimmed(pieces, text, kind, data, start, i + 1)
+                start = i = j
+                continue
+        i += 1
+    _append_trimmed(pieces, text, kind, data, start, length)
+    return pieces
 
 
 cdef inline Py_ssize_t _common(object a, Py_ssize_t size_a, object b, Py_ssize_t size_b) except -1:

@@ -14,7 +14,7 @@ from typing import Any, Generic, TypeVar, overload
 import assay
 from assay_faithfulness.codes import INVALID_CONTEXTS, INVALID_SAMPLE, MISSING_ANSWER
 from assay_faithfulness.features import TextFeatures, sentence_features, text_features
-from assay_faithfulness.ngrams import ngram_set, overlap_rows
+from assay_faithfulness.ngrams import ngram_set, overlap_rows, string_set
 from assay_faithfulness.text import split_sentences
 from assay_faithfulness.tfidf import PairSide, count_tokens, pair_side
 
@@ -182,11 +182,11 @@ class SampleAnalysis:
             return [features.ngrams(n) for features in self.ground_truth_parts]
         if part == "answer":
             if n == 1:
-                return [frozenset(self.answer_pair_side.counts)]
+                return [string_set(self.answer_pair_side.counts)]
             return [ngram_set(self.answer_tokens, n)]
         if part == "ground_truth":
             if n == 1:
-                return [frozenset(self.ground_truth_counts)]
+                return [string_set(self.ground_truth_counts)]
             return [ngram_set(self.ground_truth_tokens, n)]
         raise KeyError(part)
 

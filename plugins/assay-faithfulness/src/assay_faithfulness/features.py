@@ -12,7 +12,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from assay_faithfulness.ngrams import ngram_set
+from assay_faithfulness.ngrams import ngram_set, string_set
 from assay_faithfulness.text import tokenize
 from assay_faithfulness.tfidf import PairSide, count_tokens, pair_side
 
@@ -67,7 +67,7 @@ class TextFeatures:
         found = self._sets.get(n)
         if found is None:
             if n == 1 and self._counts is not None:
-                found = frozenset(self._counts)  # the distinct tokens, already gathered
+                found = string_set(self._counts)  # the distinct tokens, already gathered
             else:
                 found = ngram_set(self.tokens, n)
             self._sets[n] = found

@@ -6,7 +6,7 @@ exactly 1.0 and one empty set 0.0. The weighted form is ``sum(overlap_n * w_n) /
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -42,7 +42,7 @@ def get_ngrams(tokens: Sequence[str], n: int) -> list[str]:
 def ngram_set(tokens: Sequence[str], n: int) -> frozenset[str]:
     """The set of the distinct n-grams of ``tokens`` (as :func:`get_ngrams` spells them)."""
     if n == 1:
-        return frozenset(tokens)
+        return string_set(tokens)
     if n == 2:
         if COMPILED and type(tokens) is list:
             return _speedups.bigram_set(tokens)
@@ -50,6 +50,14 @@ def ngram_set(tokens: Sequence[str], n: int) -> frozenset[str]:
     if n > 2:
         return frozenset(map(" ".join, zip(*(tokens[i:] for i in range(n)), strict=False)))
     return frozenset(get_ngrams(tokens, n))
+
+
+def string_set(strings: Iterable[str]) -> frozenset[str]:
+    """``frozenset(strings)``; the compiled twin also spares the garbage collector from walking
+    a set of strings (it cannot be part of a reference cycle)."""
+    if COMPILED:
+        return _speedups.string_set(strings)
+    return frozenset(strings)
 
 
 def bigram_set_pure(tokens: Sequence[str]) -> frozenset[str]:

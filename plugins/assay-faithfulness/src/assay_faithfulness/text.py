@@ -143,6 +143,14 @@ def split_sentences(text: str) -> list[str]:
     """
     if not isinstance(text, str):
         raise TypeError(f"split_sentences expects a string, got {type(text).__name__}")
+    if COMPILED and type(text) is str:
+        return _speedups.split_sentences(text)
+    return split_sentences_pure(text)
+
+
+def split_sentences_pure(text: str) -> list[str]:
+    """:func:`split_sentences` of a string: the pure-Python reference of the compiled
+    ``split_sentences``."""
     sentences = []
     start = 0
     for boundary in _SENTENCE_BOUNDARY.finditer(text):
