@@ -4,8 +4,9 @@ Every computeConfidence input of ../shared/conformance/scorecard (read in place)
 config, is scored twice: in this process, where the compiled twins of the core and of every
 installed dimension plugin are in use, and in a subprocess with ``ASSAY_PURE_PYTHON=1``, where
 none is. The two results must be identical: every field of the wire shape including the
-explanation and warning texts, the Python type of every number (JSON tells 3 from 3.0), and, for
-inputs that are refused, the same error code, path and message.
+explanation and warning texts, every field of the records with the Python type of every number
+(JSON tells 3 from 3.0, and the wire shape writes 3.0 as 3), and, for inputs that are refused,
+the same error code, path and message.
 """
 
 from __future__ import annotations
@@ -21,20 +22,10 @@ from typing import Any
 import pytest
 
 import assay
+from assay.testing import typed_fields
 
 VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "scorecard"
 COMPILED = ("assay._scorecard._speedups", "assay_grounding._speedups", "assay_retrieval._speedups")
-
-
-def _typed(value: Any) -> Any:
-    """The wire value with every number tagged by its Python type (NaN-safe, via repr)."""
-    if isinstance(value, dict):
-        return {key: _typed(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_typed(item) for item in value]
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return value
-    return [type(value).__name__, repr(value)]
 
 
 def score_every_vector() -> list[Any]:
@@ -48,7 +39,7 @@ def score_every_vector() -> list[Any]:
             try:
                 scorer = assay.create_scorer(assay.from_json_safe(record["config"]))
                 card = scorer.compute(assay.from_json_safe(record["inputs"]))
-                results.append(_typed(assay.to_wire(card)))
+                results.append([typed_fields(assay.to_wire(card)), typed_fields(card)])
             except assay.AssayError as error:
                 results.append(["error", error.code, error.path, str(error)])
     return results

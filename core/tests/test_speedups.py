@@ -18,6 +18,7 @@ import pytest
 import assay
 from assay import _wire
 from assay._scorecard import engine, input_checks, types
+from assay.testing import typed_fields
 
 speedups = pytest.importorskip("assay._scorecard._speedups")
 
@@ -76,19 +77,10 @@ BASE = {"supportLevel": "high", "hasConflict": False, "candidates": []}
 CANDIDATE = {"retrievalScores": {"semantic": 0.8, "keyword": 0.6}, "combinedScore": 0.7}
 
 
-def _typed(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {key: _typed(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_typed(item) for item in value]
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return value
-    return [type(value).__name__, repr(value)]
-
-
 def _outcome(function: Any, *args: Any) -> Any:
     try:
-        return ["ok", _typed(assay.to_wire(function(*args)))]
+        result = function(*args)
+        return ["ok", typed_fields(assay.to_wire(result)), typed_fields(result)]
     except assay.AssayError as error:
         return ["AssayError", error.code, error.path, str(error)]
     except Exception as error:  # Python's own errors must match too
@@ -191,7 +183,7 @@ def test_compute_twin_calls_a_third_party_policy(inputs: str) -> None:
     scorer = _scorer(Points("a", 3, 10), policy=Lenient())
     pure, compiled = _both(scorer, INPUTS[inputs])
     assert compiled == pure
-    assert compiled[1]["recommendedAction"] == "answer"
+    assert compiled[1][1]["recommendedAction"] == "answer"
 
 
 @pytest.mark.parametrize("inputs", INPUTS)
@@ -242,8 +234,8 @@ def test_wire_twin_matches_reference(composition: str, inputs: str) -> None:
         card = engine.PURE_COMPUTE(scorer, INPUTS[inputs])
     except (assay.AssayError, ZeroDivisionError, TypeError):
         pytest.skip("this composition refuses these inputs (compared in the compute tests)")
-    pure = _typed(_wire.PURE_SCORECARD_TO_WIRE(card))
-    assert _typed(speedups.scorecard_to_wire(card)) == pure
+    pure = typed_fields(_wire.PURE_SCORECARD_TO_WIRE(card))
+    assert typed_fields(speedups.scorecard_to_wire(card)) == pure
 
 
 @pytest.mark.parametrize(

@@ -24,6 +24,7 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+import attrs
 import pytest
 
 from assay._plugins import build_registry
@@ -38,6 +39,7 @@ __all__ = [
     "assert_wire_equal",
     "check_dimension",
     "check_policy",
+    "typed_fields",
     "wire_differences",
 ]
 
@@ -133,3 +135,24 @@ def check_policy(policy: Policy, evidence: Any) -> Decision:
     assert first.rule and first.reason, "a decision must name its rule and reason"
     assert policy.decide(evidence) == first, "decide() is not deterministic"
     return first
+
+
+def typed_fields(value: Any) -> Any:
+    """Every field of a record tree, each number tagged with its Python type, as plain JSON-able
+    lists and dicts — for asserting that a compiled twin returns *exactly* what its pure-Python
+    reference returns (the wire shape would hide ``25.0`` versus ``25``; NaN compares equal here).
+
+    attrs records become ``[class name, {field: ...}]``, dicts ``["dict", {...}]`` (key order
+    kept), lists and tuples ``[type name, [...]]``, numbers ``[type name, repr]``; strings,
+    booleans and ``None`` stay as they are.
+    """
+    if attrs.has(type(value)):
+        fields = {f.name: typed_fields(getattr(value, f.name)) for f in attrs.fields(type(value))}
+        return [type(value).__name__, fields]
+    if isinstance(value, dict):
+        return ["dict", {key: typed_fields(item) for key, item in value.items()}]
+    if isinstance(value, list | tuple):
+        return [type(value).__name__, [typed_fields(item) for item in value]]
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    return [type(value).__name__, repr(value)]
