@@ -39,8 +39,17 @@ from cpython.object cimport PyObject
 
 cdef extern from "Python.h":
     void PyObject_GC_UnTrack(void* op)
+    bint PyUnicode_IS_ASCII(object o)
 from cpython.set cimport PyFrozenSet_New, PySet_Add, PySet_Contains
-from cpython.unicode cimport PyUnicode_DATA, PyUnicode_KIND, PyUnicode_READ
+from cpython.unicode cimport (
+    PyUnicode_1BYTE_DATA,
+    PyUnicode_DATA,
+    PyUnicode_GET_LENGTH,
+    PyUnicode_KIND,
+    PyUnicode_New,
+    PyUnicode_READ,
+)
+from libc.string cimport memcpy
 from cpython.mem cimport PyMem_Free
 from cpython.object cimport PyObject_GenericSetAttr
 from libc.math cimport floor, isfinite, sqrt
@@ -84,6 +93,23 @@ def split_tokens(str lowered not None, bytes separators not None):
     return tokens
 
 
+cdef str _joined_pair(str first, str second):
+    """``first + " " + second``, written straight into a new string when both are ASCII."""
+    cdef Py_ssize_t first_length, second_length
+    cdef str joined
+    cdef unsigned char* data
+    if not (PyUnicode_IS_ASCII(first) and PyUnicode_IS_ASCII(second)):
+        return f"{first} {second}"
+    first_length = PyUnicode_GET_LENGTH(first)
+    second_length = PyUnicode_GET_LENGTH(second)
+    joined = PyUnicode_New(first_length + 1 + second_length, 127)
+    data = <unsigned char*>PyUnicode_1BYTE_DATA(joined)
+    memcpy(data, PyUnicode_1BYTE_DATA(first), first_length)
+    data[first_length] = 32  # " "
+    memcpy(data + first_length + 1, PyUnicode_1BYTE_DATA(second), second_length)
+    return joined
+
+
 def bigram_set(list tokens not None):
     """The set of ``" ".join((a, b))`` for every adjacent pair ``a, b`` of ``tokens``."""
     cdef Py_ssize_t i
@@ -98,7 +124,7 @@ def bigram_set(list tokens not None):
     for i in range(1, count):
         current = tokens[i]
         if type(previous) is str and type(current) is str:
-            PySet_Add(result, f"{<str>previous} {<str>current}")
+            PySet_Add(result, _joined_pair(previous, current))
         else:  # str subclasses, or the same TypeError as the reference for non-strings
             PySet_Add(result, " ".join((previous, current)))
         previous = current
@@ -109,9 +135,22 @@ def bigram_set(list tokens not None):
 def string_set(strings):
     """``frozenset(strings)``, untracked by the garbage collector when it holds only strings."""
     cdef object result = PyFrozenSet_New(strings)
-    for item in result:
-        if type(item) is not str:
-            return result
+    cdef Py_ssize_t i
+    cdef Py_ssize_t position = 0
+    cdef PyObject* key
+    cdef PyObject* value
+    if type(strings) is list:  # a token list: its items are the set's
+        for i in range(PyList_GET_SIZE(strings)):
+            if type(<object>PyList_GET_ITEM(strings, i)) is not str:
+                return result
+    elif isinstance(strings, dict):  # token counts: their keys are
+        while PyDict_Next(strings, &position, &key, &value):
+            if type(<object>key) is not str:
+                return result
+    else:
+        for item in result:
+            if type(item) is not str:
+                return result
     PyObject_GC_UnTrack(<PyObject*>result)
     return result
 

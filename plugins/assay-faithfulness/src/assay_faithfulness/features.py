@@ -66,8 +66,9 @@ class TextFeatures:
         """The set of distinct n-grams (see :func:`~assay_faithfulness.ngrams.ngram_set`)."""
         found = self._sets.get(n)
         if found is None:
-            if n == 1 and self._counts is not None:
-                found = string_set(self._counts)  # the distinct tokens, already gathered
+            if n == 1:
+                # the distinct tokens: from the counts when they are already gathered
+                found = string_set(self.tokens if self._counts is None else self._counts)
             else:
                 found = ngram_set(self.tokens, n)
             self._sets[n] = found
