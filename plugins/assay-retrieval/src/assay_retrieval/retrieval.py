@@ -341,3 +341,13 @@ class RetrievalConfidence(assay.Dimension):
             uncapped_raw=uncapped,
             warnings=warnings or None,
         )
+
+
+PURE_SCORE = RetrievalConfidence.score
+"""The pure-Python ``RetrievalConfidence.score``: the reference implementation, kept reachable when
+the compiled twin (``assay_retrieval._speedups.retrieval_score``) replaces it on the class."""
+
+# None when not built (no C compiler at install time) or ASSAY_PURE_PYTHON=1: the method stays
+_speedups = assay.load_speedups("assay_retrieval._speedups")
+if _speedups is not None:
+    RetrievalConfidence.score = _speedups.retrieval_score  # type: ignore[method-assign]  # cyfunctions bind like methods
