@@ -233,10 +233,8 @@ PURE_SCORE = Grounding.score
 """The pure-Python ``Grounding.score``: the reference implementation, kept reachable when the
 compiled twin (``assay_grounding._speedups.grounding_score``) replaces it on the class."""
 
-try:
-    from assay_grounding import _speedups
-except ImportError:  # not built (no C compiler at install time): the pure-Python method stays
-    _speedups = None  # type: ignore[assignment]
-if _speedups is not None and assay.speedups_allowed():
+# None when not built (no C compiler at install time) or ASSAY_PURE_PYTHON=1: the method stays
+_speedups = assay.load_speedups("assay_grounding._speedups")
+if _speedups is not None:
     # a compiled function binds like a method (Cython's binding=True)
     Grounding.score = _speedups.grounding_score  # type: ignore[method-assign]
