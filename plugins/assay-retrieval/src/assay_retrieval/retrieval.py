@@ -142,10 +142,25 @@ def _combined(candidate: Mapping[str, Any]) -> float:
 
 
 def population_std(values: list[float]) -> float:
-    """Population standard deviation, summing in the given order (as the reference does)."""
+    """Population standard deviation, summing in the given order (as the reference does).
+
+    A square beyond binary64 is Infinity, as in JavaScript (Python's ``**`` would raise
+    OverflowError on it; combined scores far outside 0-1 are only warned about).
+    """
     n = len(values)
     mean = sum(values) / n
-    return math.sqrt(sum([(v - mean) ** 2 for v in values]) / n)
+    try:
+        squares = sum([(v - mean) ** 2 for v in values])
+    except OverflowError:
+        squares = sum([_js_square(v - mean) for v in values])
+    return math.sqrt(squares / n)
+
+
+def _js_square(x: float) -> float:
+    try:
+        return x**2
+    except OverflowError:
+        return math.inf
 
 
 class RetrievalConfidence(assay.Dimension):
