@@ -37,7 +37,7 @@ def to_fixed(x: float, digits: int) -> float:
     only on exact ties (0.03125 -> 0.0313 here, 0.0312 with ``round``), which are decided
     exactly with :class:`~decimal.Decimal` on the rare path.
     """
-    if not math.isfinite(x):
+    if not math.isfinite(x) or abs(x) >= 1e21:  # toFixed writes these as String(x)
         return x
     scaled = abs(x) * 10.0**digits
     if abs(scaled - math.floor(scaled) - 0.5) > 1e-6:
