@@ -126,3 +126,38 @@ def test_default_policy_rule_cascade() -> None:
     below = lenient.decide(evidence(45, 70, []))
     assert (below.action, below.rule) == ("abstain", "below-review-at")
     assert below.reason == "Score 45 is below reviewAt threshold (50) — abstaining."
+
+
+class Sectioned(Fixed):
+    """Active when its config section is present; counts how often it is asked."""
+
+    config_activated = True
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name, 5, 10)
+        self.asked = 0
+
+    def is_active(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> bool:
+        self.asked += 1
+        return self.name in config
+
+
+def test_config_activated_dimension_is_asked_once_per_scorer() -> None:
+    on, off = Sectioned("on"), Sectioned("off")
+    built = scorer(Fixed("a", 10, 10), on, off, config={"on": {}})
+    assert (on.asked, off.asked) == (1, 1)
+    for _ in range(3):
+        card = built.compute(INPUTS)
+    assert (on.asked, off.asked) == (1, 1)
+    assert card.meta.active_dimensions == ("a", "on")
+
+
+def test_dimension_without_the_flag_is_asked_for_every_answer() -> None:
+    class PerAnswer(Sectioned):
+        config_activated = False
+
+    dimension = PerAnswer("on")
+    built = scorer(Fixed("a", 10, 10), dimension, config={"on": {}})
+    for _ in range(3):
+        built.compute(INPUTS)
+    assert dimension.asked == 3

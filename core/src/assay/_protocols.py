@@ -38,6 +38,16 @@ class Dimension(Protocol):
         default_weight: its weight in the total when the config gives none (usually
             ``max_points``, so that the weighted contribution equals ``raw``).
 
+    Optional attributes the scorecard reads when present (not protocol members, so objects
+    without them still satisfy the protocol):
+        extension: counted in ``meta.activeExtensions`` when active (default ``True``).
+        check_order: where this dimension's :meth:`check_inputs` runs among the others' (lower
+            first; default 1000).
+        config_activated: ``True`` when :meth:`is_active` depends on the config alone (as for
+            a dimension that is active when its config section is present): the scorer then
+            asks once, when it is built, with empty inputs, instead of for every answer.
+            Default ``False``.
+
     Contract of :meth:`score`:
         * Input: ``inputs`` and ``config`` are mappings in the job's wire shape (camelCase keys;
           for the scorecard, ``ScoringInputs`` and ``ScoringConfig``). An absent key means "not

@@ -148,18 +148,26 @@ class Scorer:
             (d for d in self.dimensions if _has_own_checks(d)),
             key=lambda d: getattr(d, "check_order", 1_000),
         )
-        # per dimension: (object, name, weight, counts in tier 1, is an extension, always active)
-        self._plan = tuple(
-            (
-                d,
-                d.name,
-                self.weights[d.name],
-                d.tier == 1,
-                getattr(d, "extension", True),
-                not _overrides(d, "is_active"),
+        # per dimension that may take part: (object, name, weight, counts in tier 1, is an
+        # extension, always active); a config-activated one is asked now, once
+        plan = []
+        for d in self.dimensions:
+            always = not _overrides(d, "is_active")
+            if not always and getattr(d, "config_activated", False):
+                if not d.is_active({}, wire):
+                    continue
+                always = True
+            plan.append(
+                (
+                    d,
+                    d.name,
+                    self.weights[d.name],
+                    d.tier == 1,
+                    getattr(d, "extension", True),
+                    always,
+                )
             )
-            for d in self.dimensions
-        )
+        self._plan = tuple(plan)
 
     def _resolve_weights(self, weights: Any) -> dict[str, float]:
         weights = weights or {}

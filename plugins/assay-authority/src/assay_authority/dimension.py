@@ -102,6 +102,8 @@ class AuthorityDimension(assay.Dimension):
     extension = True
     check_order = 50
 
+    config_activated = True  # is_active reads the config only: asked once per scorer
+
     def is_active(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> bool:
         """Active when the ``authority`` config key is present (``{}`` suffices)."""
         return self.name in config

@@ -24,6 +24,8 @@ class ReadinessDimension(assay.Dimension):
     default_weight = 15.0
     extension = True
 
+    config_activated = True  # is_active reads the config only: asked once per scorer
+
     def is_active(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> bool:
         """Active when the config key named like the dimension is present."""
         return self.name in config

@@ -84,6 +84,8 @@ class FreshnessDimension(assay.Dimension):
     def __init__(self, clock: Callable[[], datetime] | None = None) -> None:
         self._clock = clock
 
+    config_activated = True  # is_active reads the config only: asked once per scorer
+
     def is_active(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> bool:
         """Active when the ``freshness`` config key is present (``{}`` suffices)."""
         return self.name in config
