@@ -39,7 +39,8 @@ def score_every_vector() -> list[Any]:
             try:
                 scorer = assay.create_scorer(assay.from_json_safe(record["config"]))
                 card = scorer.compute(assay.from_json_safe(record["inputs"]))
-                results.append([typed_fields(assay.to_wire(card)), typed_fields(card)])
+                text = typed_fields(json.loads(assay.scorecard_to_json(card)))  # JSON Lines text
+                results.append([typed_fields(assay.to_wire(card)), typed_fields(card), text])
             except assay.AssayError as error:
                 results.append(["error", error.code, error.path, str(error)])
     return results

@@ -9,6 +9,7 @@ policies. The end-to-end comparison over every conformance vector is tests/test_
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -254,3 +255,64 @@ def test_wire_twin_matches_reference(composition: str, inputs: str) -> None:
 )
 def test_all_finite_twin_matches_reference(value: Any) -> None:
     assert speedups.all_finite(value) == _wire.PURE_ALL_FINITE(value)
+
+
+def _normalized(text: str) -> str:
+    """JSON text re-written by the json module: same values, types and key order, one style."""
+    return json.dumps(json.loads(text), ensure_ascii=False)
+
+
+class Diagnosed(Points):
+    """A dimension whose diagnostics and explanation the test chooses."""
+
+    def __init__(self, diagnostics: Any, explanation: str = "x") -> None:
+        super().__init__("a", 5, 10)
+        self.diagnostics, self.explanation = diagnostics, explanation
+
+    def score(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> assay.DimensionScore:
+        return types.PURE_DIMENSION_SCORE(
+            raw=5.5,
+            max_points=10,
+            explanation=self.explanation,
+            diagnostics=self.diagnostics,
+            components={"big": 2**40, "negative": -(2**63), "whole": 3.0},
+        )
+
+
+WRITABLE = {
+    "plain": ({"count": 3, "ratio": 0.25}, "plain"),
+    "escapes": ({"text": 'quote " backslash \\ newline \n tab \t bell \x07'}, "ctl \x01\x1f"),
+    "unicode": ({"text": "café — ünïcode ✓ 𝄞"}, "em dash — and 𝄞"),
+    "nested": ({"list": [1, 2.5, 3.0, None, True, False], "dict": {"a": [{"b": -0.0}]}}, "n"),
+    "tuples": ({"pair": (1, "two")}, "t"),
+    "tiny and huge floats": ({"tiny": 1e-7, "nested": [1.5e300, 2.0], "whole": 1e15}, "f"),
+}
+UNWRITABLE = {
+    "nan": {"value": math.nan},
+    "nested infinity": {"list": [math.inf]},
+    "integer beyond 64 bits": {"value": 2**70},
+    "integral float beyond 2**63": {"value": 1e19},
+    "a datetime": {"when": __import__("datetime").datetime(2026, 1, 1)},
+    "a key that is not text": {"nested": {1: "one"}},
+    "a lone surrogate": {"text": "\ud800"},
+}
+
+
+@pytest.mark.parametrize("case", WRITABLE)
+def test_direct_json_writer_matches_the_reference_text(case: str) -> None:
+    diagnostics, explanation = WRITABLE[case]
+    card = engine.PURE_COMPUTE(_scorer(Diagnosed(diagnostics, explanation)), INPUTS["out of range"])
+    text = speedups.scorecard_json(card)
+    assert text is not None
+    reference = _wire.wire_to_json(_wire.PURE_SCORECARD_TO_WIRE(card))
+    assert _normalized(text) == _normalized(reference)
+    # byte for byte the json module's compact text of the same values
+    assert text == json.dumps(json.loads(reference), ensure_ascii=False, separators=(",", ":"))
+
+
+@pytest.mark.parametrize("case", UNWRITABLE)
+def test_direct_json_writer_leaves_what_it_cannot_write_to_the_reference_path(case: str) -> None:
+    card = engine.PURE_COMPUTE(_scorer(Diagnosed(UNWRITABLE[case])), INPUTS["empty"])
+    assert speedups.scorecard_json(card) is None
+    if case != "a lone surrogate":  # no UTF-8 text can carry it; json writes it escaped
+        json.loads(assay.scorecard_to_json(card))  # the public function still writes it

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -188,6 +188,10 @@ def scorecard_to_json(scorecard: Scorecard, *, indent: int | None = None) -> str
     Without ``indent`` the text is compact (no spaces), one line, written by orjson in the
     common case; with ``indent`` it is pretty-printed by the json module.
     """
+    if indent is None and _scorecard_json is not None:
+        text = _scorecard_json(scorecard)
+        if text is not None:
+            return text
     return wire_to_json(scorecard_to_wire(scorecard), indent=indent)
 
 
@@ -244,6 +248,10 @@ PURE_ALL_FINITE = all_finite
 """The pure-Python reference of :func:`all_finite`."""
 
 _speedups = load_speedups("assay._scorecard._speedups")
+# the compiled direct writer of a scorecard's JSON text (None: the wire dict + orjson path)
+_scorecard_json: Callable[[Scorecard], str | None] | None = (
+    None if _speedups is None else _speedups.scorecard_json
+)
 if _speedups is not None:
     scorecard_to_wire = _speedups.scorecard_to_wire
     all_finite = _speedups.all_finite

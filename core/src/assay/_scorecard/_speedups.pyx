@@ -21,8 +21,12 @@ have no converters or validators on these fields, so the result is the same obje
 several times faster.
 """
 
+from cpython.conversion cimport PyOS_double_to_string
+from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.object cimport PyObject_GenericSetAttr
+from cpython.unicode cimport PyUnicode_AsUTF8AndSize, PyUnicode_DecodeUTF8
 from libc.math cimport floor, isfinite, isnan
+from libc.string cimport memcpy, strlen
 
 from collections.abc import Mapping
 
@@ -586,3 +590,345 @@ cdef bint _all_finite(object value) except -1:
                 return False
         return True
     return True
+
+
+
+# ---------------------------------------------------------------------------------- JSON text
+#
+# scorecard_json writes the wire shape of a scorecard straight from its records into a C buffer:
+# what wire_to_json(scorecard_to_wire(card)) writes, without building the wire dicts. It gives up
+# (returns None, and the caller takes that path) on anything it would not write identically: a
+# non-finite number, an integral float beyond 2**63, a value that is not JSON (a datetime, an
+# object), a key that is not a string, a string that is not valid UTF-8.
+
+cdef struct _Buffer:
+    char* data
+    Py_ssize_t size
+    Py_ssize_t capacity
+
+
+class _Unwritable(Exception):
+    """A value this writer does not write the way the reference path does."""
+
+
+cdef int _reserve(_Buffer* buffer, Py_ssize_t extra) except -1:
+    cdef Py_ssize_t wanted = buffer.size + extra
+    cdef char* grown
+    if wanted <= buffer.capacity:
+        return 0
+    wanted = max(wanted, 2 * buffer.capacity)
+    grown = <char*>PyMem_Realloc(buffer.data, wanted)
+    if grown == NULL:
+        raise MemoryError()
+    buffer.data = grown
+    buffer.capacity = wanted
+    return 0
+
+
+cdef inline int _raw(_Buffer* buffer, const char* text, Py_ssize_t length) except -1:
+    _reserve(buffer, length)
+    memcpy(buffer.data + buffer.size, text, length)
+    buffer.size += length
+    return 0
+
+
+cdef inline int _lit(_Buffer* buffer, const char* text) except -1:
+    """A NUL-terminated literal (keys and punctuation of the wire shape)."""
+    return _raw(buffer, text, strlen(text))
+
+
+cdef inline int _char(_Buffer* buffer, char c) except -1:
+    _reserve(buffer, 1)
+    buffer.data[buffer.size] = c
+    buffer.size += 1
+    return 0
+
+
+cdef const char* _HEX = "0123456789abcdef"
+
+
+cdef int _string(_Buffer* buffer, object text) except -1:
+    """A JSON string as json.dumps(ensure_ascii=False) writes it."""
+    cdef Py_ssize_t length, index, start = 0
+    cdef const char* utf8
+    cdef unsigned char c
+    try:
+        utf8 = PyUnicode_AsUTF8AndSize(text, &length)
+    except UnicodeEncodeError:  # a lone surrogate
+        raise _Unwritable()
+    _reserve(buffer, length + 2)
+    _char(buffer, b'"')
+    for index in range(length):
+        c = <unsigned char>utf8[index]
+        if c >= 0x20 and c != 0x22 and c != 0x5C:
+            continue
+        _raw(buffer, utf8 + start, index - start)
+        start = index + 1
+        if c == 0x22:
+            _lit(buffer, b'\\"')
+        elif c == 0x5C:
+            _lit(buffer, b'\\\\')
+        elif c == 0x0A:
+            _lit(buffer, b'\\n')
+        elif c == 0x0D:
+            _lit(buffer, b'\\r')
+        elif c == 0x09:
+            _lit(buffer, b'\\t')
+        elif c == 0x08:
+            _lit(buffer, b'\\b')
+        elif c == 0x0C:
+            _lit(buffer, b'\\f')
+        else:
+            _lit(buffer, b'\\u00')
+            _char(buffer, _HEX[c >> 4])
+            _char(buffer, _HEX[c & 15])
+    _raw(buffer, utf8 + start, length - start)
+    _char(buffer, b'"')
+    return 0
+
+
+cdef int _key(_Buffer* buffer, object key) except -1:
+    if type(key) is not str:
+        raise _Unwritable()
+    _string(buffer, key)
+    _char(buffer, b':')
+    return 0
+
+
+cdef int _float_text(_Buffer* buffer, double value) except -1:
+    """repr(value), the json module's float text; non-finite numbers are not written here."""
+    cdef char* text
+    if not isfinite(value):
+        raise _Unwritable()
+    text = PyOS_double_to_string(value, b'r', 0, 0x02, NULL)  # 0x02: Py_DTSF_ADD_DOT_0
+    try:
+        _raw(buffer, text, strlen(text))
+    finally:
+        PyMem_Free(text)
+    return 0
+
+
+cdef int _int_text(_Buffer* buffer, object value) except -1:
+    cdef long long number
+    cdef unsigned long long magnitude
+    cdef char digits[24]
+    cdef int position = 24
+    try:
+        number = value
+    except OverflowError:  # beyond 64 bits: the reference path decides how to write it
+        raise _Unwritable()
+    magnitude = (0ULL - <unsigned long long>number) if number < 0 else <unsigned long long>number
+    while True:
+        position -= 1
+        digits[position] = <char>(48 + magnitude % 10ULL)
+        magnitude = magnitude // 10ULL
+        if magnitude == 0:
+            break
+    if number < 0:
+        position -= 1
+        digits[position] = b'-'
+    return _raw(buffer, digits + position, 24 - position)
+
+
+cdef int _wire_number(_Buffer* buffer, object value) except -1:
+    """A number as the wire shape writes it: an integral float as an int (_n)."""
+    cdef double number
+    cdef type kind = type(value)
+    if kind is float:
+        number = value
+        if isfinite(number) and number == floor(number):
+            if -9.2e18 < number < 9.2e18:
+                return _int_text(buffer, int(value))
+            raise _Unwritable()
+        return _float_text(buffer, number)
+    return _value(buffer, value)
+
+
+cdef int _value(_Buffer* buffer, object value) except -1:
+    """Any JSON value nested in a wire shape (what orjson / json.dumps would write)."""
+    cdef type kind = type(value)
+    cdef bint first = True
+    if kind is str:
+        return _string(buffer, value)
+    if kind is float:
+        return _float_text(buffer, value)
+    if value is None:
+        return _lit(buffer, b"null")
+    if value is True:
+        return _lit(buffer, b"true")
+    if value is False:
+        return _lit(buffer, b"false")
+    if kind is int:
+        return _int_text(buffer, value)
+    if kind is dict:
+        _char(buffer, b'{')
+        for key, item in (<dict>value).items():
+            if not first:
+                _char(buffer, b',')
+            first = False
+            _key(buffer, key)
+            _value(buffer, item)
+        return _char(buffer, b'}')
+    if kind is list or kind is tuple:
+        _char(buffer, b'[')
+        for item in value:
+            if not first:
+                _char(buffer, b',')
+            first = False
+            _value(buffer, item)
+        return _char(buffer, b']')
+    raise _Unwritable()  # subclasses, datetimes, other objects: the reference path decides
+
+
+cdef int _wire_numbers(_Buffer* buffer, object mapping) except -1:
+    """A components / adjustments / diagnostics / weights object (_numbers: top level only)."""
+    cdef bint first = True
+    if type(mapping) is not dict:
+        raise _Unwritable()
+    _char(buffer, b'{')
+    for key, item in (<dict>mapping).items():
+        if not first:
+            _char(buffer, b',')
+        first = False
+        _key(buffer, key)
+        _wire_number(buffer, item)
+    return _char(buffer, b'}')
+
+
+cdef int _strings(_Buffer* buffer, object values) except -1:
+    cdef bint first = True
+    _char(buffer, b'[')
+    for item in values:
+        if not first:
+            _char(buffer, b',')
+        first = False
+        if type(item) is not str:
+            raise _Unwritable()
+        _string(buffer, item)
+    return _char(buffer, b']')
+
+
+cdef int _warning_json(_Buffer* buffer, object warning) except -1:
+    _lit(buffer, b'{"code":')
+    _value(buffer, warning.code)
+    _lit(buffer, b',"severity":')
+    _value(buffer, warning.severity)
+    _lit(buffer, b',"message":')
+    _value(buffer, warning.message)
+    _lit(buffer, b',"path":')
+    _value(buffer, warning.path)
+    return _char(buffer, b'}')
+
+
+cdef int _warnings_json(_Buffer* buffer, object warnings) except -1:
+    cdef bint first = True
+    _char(buffer, b'[')
+    for warning in warnings:
+        if not first:
+            _char(buffer, b',')
+        first = False
+        _warning_json(buffer, warning)
+    return _char(buffer, b']')
+
+
+cdef int _tier_json(_Buffer* buffer, object tier) except -1:
+    if tier is None:
+        return _lit(buffer, b"null")
+    _lit(buffer, b'{"score":')
+    _wire_number(buffer, tier.score)
+    _lit(buffer, b',"label":')
+    _value(buffer, tier.label)
+    _lit(buffer, b',"color":')
+    _value(buffer, tier.color)
+    return _char(buffer, b'}')
+
+
+cdef int _dimension_json(_Buffer* buffer, object score) except -1:
+    breakdown = score.breakdown
+    _lit(buffer, b'{"raw":')
+    _wire_number(buffer, score.raw)
+    _lit(buffer, b',"max":')
+    _wire_number(buffer, score.max)
+    _lit(buffer, b',"normalized":')
+    _wire_number(buffer, score.normalized)
+    _lit(buffer, b',"explanation":')
+    _value(buffer, score.explanation)
+    _lit(buffer, b',"breakdown":{"components":')
+    _wire_numbers(buffer, breakdown.components)
+    _lit(buffer, b',"adjustments":')
+    _wire_numbers(buffer, breakdown.adjustments)
+    _lit(buffer, b',"diagnostics":')
+    _wire_numbers(buffer, breakdown.diagnostics)
+    _lit(buffer, b',"uncappedRaw":')
+    _wire_number(buffer, breakdown.uncapped_raw)
+    _lit(buffer, b',"raw":')
+    _wire_number(buffer, breakdown.raw)
+    _char(buffer, b'}')
+    warnings = score.warnings
+    if warnings is not None:
+        _lit(buffer, b',"warnings":')
+        _warnings_json(buffer, warnings)
+    return _char(buffer, b'}')
+
+
+cdef int _scorecard_json(_Buffer* buffer, object card) except -1:
+    cdef bint first = True
+    meta = card.meta
+    _lit(buffer, b'{"total":')
+    _wire_number(buffer, card.total)
+    _lit(buffer, b',"label":')
+    _value(buffer, card.label)
+    _lit(buffer, b',"labelColor":')
+    _value(buffer, card.label_color)
+    _lit(buffer, b',"recommendedAction":')
+    _value(buffer, card.recommended_action)
+    _lit(buffer, b',"actionReason":')
+    _value(buffer, card.action_reason)
+    _lit(buffer, b',"tier1":')
+    _tier_json(buffer, card.tier1)
+    _lit(buffer, b',"tier2":')
+    _tier_json(buffer, card.tier2)
+    _lit(buffer, b',"dimensions":{')
+    for name, dimension in card.dimensions.items():
+        if not first:
+            _char(buffer, b',')
+        first = False
+        _key(buffer, name)
+        _dimension_json(buffer, dimension)
+    _lit(buffer, b'},"meta":{"algorithmVersion":')
+    _value(buffer, meta.algorithm_version)
+    _lit(buffer, b',"schemaVersion":')
+    _value(buffer, meta.schema_version)
+    _lit(buffer, b',"rawTotal":')
+    _wire_number(buffer, meta.raw_total)
+    _lit(buffer, b',"maxPossible":')
+    _wire_number(buffer, meta.max_possible)
+    _lit(buffer, b',"activeExtensions":')
+    _strings(buffer, meta.active_extensions)
+    _lit(buffer, b',"activeDimensions":')
+    _strings(buffer, meta.active_dimensions)
+    _lit(buffer, b',"missingSignals":')
+    _strings(buffer, meta.missing_signals)
+    _lit(buffer, b',"warnings":')
+    _warnings_json(buffer, meta.warnings)
+    _lit(buffer, b',"weights":')
+    _wire_numbers(buffer, meta.weights)
+    return _lit(buffer, b'}}')
+
+
+def scorecard_json(scorecard):
+    """The compact JSON text of ``scorecard``'s wire shape, or ``None`` when it holds a value
+    this writer leaves to ``wire_to_json(scorecard_to_wire(scorecard))`` (see above)."""
+    cdef _Buffer buffer
+    buffer.size = 0
+    buffer.capacity = 4096
+    buffer.data = <char*>PyMem_Malloc(buffer.capacity)
+    if buffer.data == NULL:
+        raise MemoryError()
+    try:
+        _scorecard_json(&buffer, scorecard)
+        return PyUnicode_DecodeUTF8(buffer.data, buffer.size, NULL)
+    except _Unwritable:
+        return None
+    finally:
+        PyMem_Free(buffer.data)
