@@ -28,18 +28,16 @@ correctly rounded quotient of their exact double values, as C's is; no fused mul
 setup.py compiles with ``-ffp-contract=off``). The tests compare the two on every conformance
 sample and on edge cases. Change a reference function, change its twin here.
 
-This module imports nothing of the plugin (the plugin's modules import it), so its inputs are
-plain lists, dicts, sets and tuples (a ``PairSide`` is a tuple).
+This module imports nothing of the plugin (the plugin's modules import it): its inputs are plain
+lists, dicts, sets and tuples, a ``PairSide`` is read through its ``counts`` and ``length``, and
+what it needs of the plugin or the core is handed to it once by the ``bind_*`` functions.
 """
 
 from cpython.dict cimport PyDict_GetItem, PyDict_Next, PyDict_SetItem
-from cpython.long cimport PyLong_AsDouble, PyLong_CheckExact
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
-from cpython.object cimport PyObject
-
-cdef extern from "Python.h":
-    void PyObject_GC_UnTrack(void* op)
-    bint PyUnicode_IS_ASCII(object o)
+from cpython.long cimport PyLong_AsDouble, PyLong_CheckExact
+from cpython.mem cimport PyMem_Free
+from cpython.object cimport PyObject, PyObject_GenericSetAttr
 from cpython.set cimport PyFrozenSet_New, PySet_Add, PySet_Contains
 from cpython.unicode cimport (
     PyUnicode_1BYTE_DATA,
@@ -49,15 +47,15 @@ from cpython.unicode cimport (
     PyUnicode_New,
     PyUnicode_READ,
 )
-from libc.string cimport memcpy
-from cpython.mem cimport PyMem_Free
-from cpython.object cimport PyObject_GenericSetAttr
 from libc.math cimport floor, isfinite, sqrt
+from libc.string cimport memcpy
 
 from collections import Counter
 
 
 cdef extern from "Python.h":
+    void PyObject_GC_UnTrack(void* op)
+    bint PyUnicode_IS_ASCII(object o)
     char* PyOS_double_to_string(double val, char format_code, int precision, int flags,
                                 int* type) except NULL
 
