@@ -49,7 +49,7 @@ def split_request(record: Any, where: str) -> tuple[Any, Any]:
     :raises AssayError: ``MALFORMED_INPUT`` when ``record`` is not an object or carries unknown
         keys beside ``inputs``; ``where`` names it in the message.
     """
-    if not isinstance(record, Mapping):
+    if type(record) is not dict and not isinstance(record, Mapping):
         raise AssayError(ErrorCode.MALFORMED_INPUT, f"{where} must be a JSON object")
     if "inputs" not in record:
         return record, None
@@ -89,22 +89,30 @@ def _parse_line(line: str, config_key: str) -> Any:
 
 def _score_rows(scorer: Scorer, rows: Iterable[Row], output: _Output) -> list[Any]:
     out: list[Any] = []
+    append = out.append
+    compute = scorer.compute
+    as_json, as_wire, keep_errors, config_key = (
+        output.as_json,
+        output.as_wire,
+        output.keep_errors,
+        output.config_key,
+    )
     for row in rows:
-        if isinstance(row, AssayError) and output.keep_errors:
-            out.append(row)
+        if keep_errors and isinstance(row, AssayError):
+            append(row)
             continue
         try:
-            inputs = _parse_line(row, output.config_key) if isinstance(row, str) else row
-            card = scorer.compute(inputs)
+            is_text = type(row) is str or isinstance(row, str)
+            card = compute(_parse_line(row, config_key) if is_text else row)
         except AssayError as error:
-            if not output.keep_errors:
+            if not keep_errors:
                 raise
-            out.append(error)
+            append(error)
             continue
-        if output.as_json:
-            out.append(scorecard_to_json(card))
+        if as_json:
+            append(scorecard_to_json(card))
         else:
-            out.append(scorecard_to_wire(card) if output.as_wire else card)
+            append(scorecard_to_wire(card) if as_wire else card)
     return out
 
 
