@@ -2,13 +2,13 @@
 
 The non-error computeConfidence inputs of ../shared/conformance/scorecard/cases.jsonl that use the
 default config are repeated to N rows (default 100,000) and scored
-  1. one at a time: `scorer.compute(row)` in a loop, one process;
-  2. in batch: `assay.score_many(rows, workers=W, as_wire=True)` over W processes (default 2),
-     which also converts each scorecard to its wire dict (as `assay score --jsonl` does);
-  3. one at a time with the same wire conversion, for a like-for-like single-process number;
-  4. JSON text lines in, JSON text lines out (what `assay score --jsonl` does), one process
-     and through `score_many(lines, workers=W, as_json=True)`.
-Prints calls per second for each.
+  1. one at a time: `scorer.compute(row)` in a loop, one process (Scorecard objects);
+  2. one at a time plus the wire dict (`scorecard_to_wire`), one process;
+  3. `score_many(rows, workers=W, as_wire=True)`: wire dicts in, wire dicts out, W processes;
+  4. JSON text lines in, JSON text lines out, as `assay score --jsonl` does:
+     `score_many(lines, as_json=True)` in one process, and with `workers=W` processes.
+Each is run --repeat times (default 3); the median calls per second is printed, with the best.
+Wall-clock time: the machine should be otherwise idle.
 
 Run: uv run --all-packages --all-extras python benchmarks/scorecard_batch.py [--rows N] [--workers W]
 """
@@ -18,7 +18,9 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import assay
@@ -36,58 +38,60 @@ def default_config_inputs() -> list[dict]:
     return rows
 
 
+def rate(run: Callable[[], int], repeat: int) -> tuple[float, float]:
+    """(median, best) calls per second of ``run`` (which returns how many rows it scored)."""
+    rates = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        count = run()
+        rates.append(count / (time.perf_counter() - start))
+    return statistics.median(rates), max(rates)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=100_000)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     base = default_config_inputs()
     rows = list(itertools.islice(itertools.cycle(base), args.rows))
-    scorer = assay.create_scorer()
-
-    start = time.perf_counter()
-    for row in rows:
-        scorer.compute(row)
-    single = time.perf_counter() - start
-
-    start = time.perf_counter()
-    for row in rows:
-        assay.scorecard_to_wire(scorer.compute(row))
-    single_wire = time.perf_counter() - start
-
-    start = time.perf_counter()
-    count = sum(
-        1 for _ in assay.score_many(rows, workers=args.workers, chunk_size=1024, as_wire=True)
-    )
-    batch = time.perf_counter() - start
-    assert count == len(rows)
-
     lines = [json.dumps(row) for row in rows]
-    start = time.perf_counter()
-    for line in lines:
-        assay.scorecard_to_json(scorer.compute(json.loads(line)))
-    single_lines = time.perf_counter() - start
+    scorer = assay.create_scorer()
+    to_wire = assay.scorecard_to_wire
+    workers = args.workers
 
-    start = time.perf_counter()
-    results = assay.score_many(lines, workers=args.workers, chunk_size=1024, as_json=True)
-    count = sum(1 for _ in results)
-    batch_lines = time.perf_counter() - start
-    assert count == len(rows)
+    def one_at_a_time() -> int:
+        for row in rows:
+            scorer.compute(row)
+        return len(rows)
 
-    print(f"rows: {len(rows)} ({len(base)} distinct default-config inputs)")
+    def one_at_a_time_wire() -> int:
+        for row in rows:
+            to_wire(scorer.compute(row))
+        return len(rows)
+
+    def batch_wire() -> int:
+        return sum(1 for _ in assay.score_many(rows, workers=workers, as_wire=True))
+
+    def lines_one_process() -> int:
+        return sum(1 for _ in assay.score_many(lines, as_json=True))
+
+    def lines_batch() -> int:
+        return sum(1 for _ in assay.score_many(lines, workers=workers, as_json=True))
+
     print(
-        f"one at a time:            {len(rows) / single:>10,.0f} calls/s ({single / len(rows) * 1e6:.1f} us/call)"
+        f"rows: {len(rows)} ({len(base)} distinct default-config inputs), {args.repeat} runs each"
     )
-    print(f"one at a time + wire:     {len(rows) / single_wire:>10,.0f} calls/s")
-    print(
-        f"score_many, {args.workers} processes: {len(rows) / batch:>10,.0f} calls/s (with wire dicts)"
-    )
-    print(
-        f"JSON lines, one process:  {len(rows) / single_lines:>10,.0f} calls/s (parse, score, dump)"
-    )
-    print(
-        f"JSON lines, score_many {args.workers} processes: {len(rows) / batch_lines:>10,.0f} calls/s"
-    )
+    for label, run in (
+        ("one at a time (Scorecard)", one_at_a_time),
+        ("one at a time + wire dict", one_at_a_time_wire),
+        (f"score_many wire dicts, {workers} processes", batch_wire),
+        ("JSON lines, one process", lines_one_process),
+        (f"JSON lines, score_many {workers} processes", lines_batch),
+    ):
+        median, best = rate(run, args.repeat)
+        print(f"{label:<40} median {median:>9,.0f} calls/s  best {best:>9,.0f}")
 
 
 if __name__ == "__main__":

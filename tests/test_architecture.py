@@ -75,5 +75,14 @@ def test_core_dependencies_stay_small() -> None:
         for dep in meta["project"]["dependencies"]
     }
     # click: the CLI framework; orjson: JSON text of scorecards 14x faster than the json module
-    allowed = {"pluggy", "attrs", "cattrs", "typing-extensions", "click", "orjson", "numpy", "scipy"}
+    allowed = {
+        "pluggy",
+        "attrs",
+        "cattrs",
+        "typing-extensions",
+        "click",
+        "orjson",
+        "numpy",
+        "scipy",
+    }
     assert names <= allowed, names

@@ -102,8 +102,7 @@ def _score_rows(scorer: Scorer, rows: Iterable[Row], output: _Output) -> list[An
             append(row)
             continue
         try:
-            is_text = type(row) is str or isinstance(row, str)
-            card = compute(_parse_line(row, config_key) if is_text else row)
+            card = compute(_parse_line(row, config_key) if isinstance(row, str) else row)
         except AssayError as error:
             if not keep_errors:
                 raise
