@@ -795,19 +795,6 @@ cdef int _wire_numbers(_Buffer* buffer, object mapping) except -1:
     return _char(buffer, b'}')
 
 
-cdef int _strings(_Buffer* buffer, object values) except -1:
-    cdef bint first = True
-    _char(buffer, b'[')
-    for item in values:
-        if not first:
-            _char(buffer, b',')
-        first = False
-        if type(item) is not str:
-            raise _Unwritable()
-        _string(buffer, item)
-    return _char(buffer, b']')
-
-
 cdef int _warning_json(_Buffer* buffer, object warning) except -1:
     _lit(buffer, b'{"code":')
     _value(buffer, warning.code)
@@ -904,11 +891,11 @@ cdef int _scorecard_json(_Buffer* buffer, object card) except -1:
     _lit(buffer, b',"maxPossible":')
     _wire_number(buffer, meta.max_possible)
     _lit(buffer, b',"activeExtensions":')
-    _strings(buffer, meta.active_extensions)
+    _value(buffer, meta.active_extensions)
     _lit(buffer, b',"activeDimensions":')
-    _strings(buffer, meta.active_dimensions)
+    _value(buffer, meta.active_dimensions)
     _lit(buffer, b',"missingSignals":')
-    _strings(buffer, meta.missing_signals)
+    _value(buffer, meta.missing_signals)
     _lit(buffer, b',"warnings":')
     _warnings_json(buffer, meta.warnings)
     _lit(buffer, b',"weights":')
