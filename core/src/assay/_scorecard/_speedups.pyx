@@ -23,7 +23,8 @@ several times faster.
 
 from cpython.conversion cimport PyOS_double_to_string
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
-from cpython.object cimport PyObject_GenericSetAttr
+from cpython.object cimport Py_TYPE, PyObject_GenericSetAttr
+from cpython.ref cimport PyObject
 from cpython.unicode cimport PyUnicode_AsUTF8AndSize, PyUnicode_DecodeUTF8
 from libc.math cimport floor, isfinite, isnan
 from libc.string cimport memcpy, strlen
@@ -73,6 +74,137 @@ def bind_engine(algorithm_version, schema_version, missing_signal_of, not_addres
     NOT_ADDRESSED = not_addressed
     inputs_to_wire = scoring_inputs_to_wire
     empty_outcome = no_outcome
+
+
+# ----------------------------------------------------------------------------- record fields
+#
+# The records are slotted attrs classes: a field lives at a fixed offset in the object. Reading
+# it there skips the generic attribute lookup (type cache, descriptor call), which was the
+# largest single cost of writing a scorecard (~36k instructions per card here). Only objects of
+# exactly the record class are read this way; anything else (a subclass, another type) and an
+# unset slot go through getattr, so behaviour is the reference's.
+
+cdef extern from "structmember.h":
+    ctypedef struct PyMemberDef:
+        Py_ssize_t offset
+
+cdef extern from "Python.h":
+    ctypedef struct PyMemberDescrObject:
+        PyMemberDef* d_member
+    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
+    void* PyUnicode_DATA(object text)
+
+cdef enum _Field:
+    SCORE_RAW
+    SCORE_MAX
+    SCORE_NORMALIZED
+    SCORE_EXPLANATION
+    SCORE_BREAKDOWN
+    SCORE_WARNINGS
+    BREAKDOWN_COMPONENTS
+    BREAKDOWN_ADJUSTMENTS
+    BREAKDOWN_DIAGNOSTICS
+    BREAKDOWN_UNCAPPED_RAW
+    BREAKDOWN_RAW
+    CARD_TOTAL
+    CARD_LABEL
+    CARD_LABEL_COLOR
+    CARD_RECOMMENDED_ACTION
+    CARD_ACTION_REASON
+    CARD_TIER1
+    CARD_TIER2
+    CARD_DIMENSIONS
+    CARD_META
+    CARD_ACTION_RULE
+    META_ALGORITHM_VERSION
+    META_SCHEMA_VERSION
+    META_RAW_TOTAL
+    META_MAX_POSSIBLE
+    META_ACTIVE_EXTENSIONS
+    META_ACTIVE_DIMENSIONS
+    META_MISSING_SIGNALS
+    META_WARNINGS
+    META_WEIGHTS
+    TIER_SCORE
+    TIER_LABEL
+    TIER_COLOR
+    WARNING_CODE
+    WARNING_SEVERITY
+    WARNING_MESSAGE
+    WARNING_PATH
+    _FIELD_COUNT
+
+cdef Py_ssize_t _OFFSET[<int>_FIELD_COUNT]
+cdef PyObject* _CLASS[<int>_FIELD_COUNT]
+cdef PyObject* _NAME[<int>_FIELD_COUNT]
+_FIELD_TABLE = (  # (class, field) in _Field order; kept alive here for _CLASS and _NAME
+    (DimensionScore, "raw"),
+    (DimensionScore, "max"),
+    (DimensionScore, "normalized"),
+    (DimensionScore, "explanation"),
+    (DimensionScore, "breakdown"),
+    (DimensionScore, "warnings"),
+    (DimensionBreakdown, "components"),
+    (DimensionBreakdown, "adjustments"),
+    (DimensionBreakdown, "diagnostics"),
+    (DimensionBreakdown, "uncapped_raw"),
+    (DimensionBreakdown, "raw"),
+    (Scorecard, "total"),
+    (Scorecard, "label"),
+    (Scorecard, "label_color"),
+    (Scorecard, "recommended_action"),
+    (Scorecard, "action_reason"),
+    (Scorecard, "tier1"),
+    (Scorecard, "tier2"),
+    (Scorecard, "dimensions"),
+    (Scorecard, "meta"),
+    (Scorecard, "action_rule"),
+    (ScorecardMeta, "algorithm_version"),
+    (ScorecardMeta, "schema_version"),
+    (ScorecardMeta, "raw_total"),
+    (ScorecardMeta, "max_possible"),
+    (ScorecardMeta, "active_extensions"),
+    (ScorecardMeta, "active_dimensions"),
+    (ScorecardMeta, "missing_signals"),
+    (ScorecardMeta, "warnings"),
+    (ScorecardMeta, "weights"),
+    (TierResult, "score"),
+    (TierResult, "label"),
+    (TierResult, "color"),
+    (ScoreWarning, "code"),
+    (ScoreWarning, "severity"),
+    (ScoreWarning, "message"),
+    (ScoreWarning, "path"),
+)
+
+
+cdef Py_ssize_t _slot_offset(type cls, str name) except -1:
+    descriptor = cls.__dict__.get(name)
+    if type(descriptor).__name__ != "member_descriptor":
+        raise TypeError(f"{cls.__name__}.{name} is not a slot")
+    return (<PyMemberDescrObject*><PyObject*>descriptor).d_member.offset
+
+
+cdef int _index_fields() except -1:
+    cdef int index
+    for index, (cls, name) in enumerate(_FIELD_TABLE):
+        _OFFSET[index] = _slot_offset(cls, name)
+        _CLASS[index] = <PyObject*>cls
+        _NAME[index] = <PyObject*>name
+    return 0
+
+
+_index_fields()
+
+
+cdef inline object _get(object record, _Field field):
+    """``getattr(record, <field's name>)``, read at the slot's offset for an exact record."""
+    cdef PyObject* value
+    if <PyObject*>Py_TYPE(record) == _CLASS[<int>field]:
+        value = (<PyObject**>((<char*><PyObject*>record) + _OFFSET[<int>field]))[0]
+        if value != NULL:
+            return <object>value
+    return getattr(record, <object>_NAME[<int>field])
 
 
 # ------------------------------------------------------------------------------------ numbers
@@ -234,12 +366,12 @@ cdef list _merge_warnings(list problems, dict scores, tuple policy_warnings):
     cdef set seen = set()
     cdef list groups = [problems]
     for score in scores.values():
-        if score.warnings:
-            groups.append(score.warnings)
+        if _get(score, SCORE_WARNINGS):
+            groups.append(_get(score, SCORE_WARNINGS))
     groups.append(policy_warnings)
     for group in groups:
         for warning in group:
-            key = (warning.code, warning.path, warning.message)
+            key = (_get(warning, WARNING_CODE), _get(warning, WARNING_PATH), _get(warning, WARNING_MESSAGE))
             if key not in seen:
                 seen.add(key)
                 merged.append(warning)
@@ -249,9 +381,9 @@ cdef list _merge_warnings(list problems, dict scores, tuple policy_warnings):
 cdef tuple _missing_signals(list warnings):
     cdef dict signals = {}
     for warning in warnings:
-        code = warning.code
+        code = _get(warning, WARNING_CODE)
         if code == "required-signal-missing":
-            signals.setdefault(warning.path, None)
+            signals.setdefault(_get(warning, WARNING_PATH), None)
         else:
             name = MISSING_SIGNAL_OF.get(code)
             if name:
@@ -289,7 +421,7 @@ cdef tuple _threshold_decision(object policy, object total, object tier1, list w
         )
     abstain_codes = policy._abstain_codes
     for warning in warnings:
-        code = warning.code
+        code = _get(warning, WARNING_CODE)
         if code in abstain_codes:
             return (
                 "abstain",
@@ -319,7 +451,7 @@ cdef tuple _threshold_decision(object policy, object total, object tier1, list w
         )
     review_codes = policy._review_codes
     for warning in warnings:
-        code = warning.code
+        code = _get(warning, WARNING_CODE)
         if code in review_codes:
             return (
                 "review",
@@ -372,13 +504,13 @@ def compute(self, inputs):
                 problems.extend(dimension.check_inputs(data, config))
     if self.strict and problems:
         first = problems[0]
-        raise AssayError(ErrorCode.INVALID_INPUT, first.message, first.path)
+        raise AssayError(ErrorCode.INVALID_INPUT, _get(first, WARNING_MESSAGE), _get(first, WARNING_PATH))
 
     for dimension, name, weight, tier1_member, extension, _ in active:
         score = dimension.score(data, config)
         scores[name] = score
-        raw = score.raw
-        maximum = score.max
+        raw = _get(score, SCORE_RAW)
+        maximum = _get(score, SCORE_MAX)
         numeric = _is_num(raw) and _is_num(maximum) and _is_num(weight) and maximum != 0
         if numeric:
             scaled_c = <double>raw / <double>maximum * <double>weight
@@ -422,7 +554,7 @@ def compute(self, inputs):
         tier2 = None
 
     warnings = _merge_warnings(problems, scores, outcome.warnings)
-    tier1_value = tier1.score if tier1 else total
+    tier1_value = _get(tier1, TIER_SCORE) if tier1 else total
     policy = self.policy
     if type(policy) is ThresholdActionPolicy:
         action, rule, reason = _threshold_decision(
@@ -434,7 +566,7 @@ def compute(self, inputs):
             ScorecardEvidence(
                 total,
                 tier1_value,
-                [w.code for w in warnings],
+                [_get(w, WARNING_CODE) for w in warnings],
                 documents_silent,
                 outcome.abstain_missing,
                 outcome.review_missing,
@@ -488,35 +620,35 @@ cdef dict _numbers(object mapping):
 
 cdef dict _warning_wire(object warning):
     return {
-        "code": warning.code,
-        "severity": warning.severity,
-        "message": warning.message,
-        "path": warning.path,
+        "code": _get(warning, WARNING_CODE),
+        "severity": _get(warning, WARNING_SEVERITY),
+        "message": _get(warning, WARNING_MESSAGE),
+        "path": _get(warning, WARNING_PATH),
     }
 
 
 cdef object _tier_wire(object tier):
     if tier is None:
         return None
-    return {"score": _n(tier.score), "label": tier.label, "color": tier.color}
+    return {"score": _n(_get(tier, TIER_SCORE)), "label": _get(tier, TIER_LABEL), "color": _get(tier, TIER_COLOR)}
 
 
 cdef dict _dimension_wire(object score):
-    breakdown = score.breakdown
+    breakdown = _get(score, SCORE_BREAKDOWN)
     cdef dict wire = {
-        "raw": _n(score.raw),
-        "max": _n(score.max),
-        "normalized": _n(score.normalized),
-        "explanation": score.explanation,
+        "raw": _n(_get(score, SCORE_RAW)),
+        "max": _n(_get(score, SCORE_MAX)),
+        "normalized": _n(_get(score, SCORE_NORMALIZED)),
+        "explanation": _get(score, SCORE_EXPLANATION),
         "breakdown": {
-            "components": _numbers(breakdown.components),
-            "adjustments": _numbers(breakdown.adjustments),
-            "diagnostics": _numbers(breakdown.diagnostics),
-            "uncappedRaw": _n(breakdown.uncapped_raw),
-            "raw": _n(breakdown.raw),
+            "components": _numbers(_get(breakdown, BREAKDOWN_COMPONENTS)),
+            "adjustments": _numbers(_get(breakdown, BREAKDOWN_ADJUSTMENTS)),
+            "diagnostics": _numbers(_get(breakdown, BREAKDOWN_DIAGNOSTICS)),
+            "uncappedRaw": _n(_get(breakdown, BREAKDOWN_UNCAPPED_RAW)),
+            "raw": _n(_get(breakdown, BREAKDOWN_RAW)),
         },
     }
-    warnings = score.warnings
+    warnings = _get(score, SCORE_WARNINGS)
     if warnings is not None:
         wire["warnings"] = [_warning_wire(w) for w in warnings]
     return wire
@@ -524,29 +656,29 @@ cdef dict _dimension_wire(object score):
 
 def scorecard_to_wire(scorecard):
     """Twin of :func:`assay._wire.scorecard_to_wire` (same contract)."""
-    meta = scorecard.meta
+    meta = _get(scorecard, CARD_META)
     cdef dict dimensions = {}
-    for name, dimension in scorecard.dimensions.items():
+    for name, dimension in _get(scorecard, CARD_DIMENSIONS).items():
         dimensions[name] = _dimension_wire(dimension)
     return {
-        "total": _n(scorecard.total),
-        "label": scorecard.label,
-        "labelColor": scorecard.label_color,
-        "recommendedAction": scorecard.recommended_action,
-        "actionReason": scorecard.action_reason,
-        "tier1": _tier_wire(scorecard.tier1),
-        "tier2": _tier_wire(scorecard.tier2),
+        "total": _n(_get(scorecard, CARD_TOTAL)),
+        "label": _get(scorecard, CARD_LABEL),
+        "labelColor": _get(scorecard, CARD_LABEL_COLOR),
+        "recommendedAction": _get(scorecard, CARD_RECOMMENDED_ACTION),
+        "actionReason": _get(scorecard, CARD_ACTION_REASON),
+        "tier1": _tier_wire(_get(scorecard, CARD_TIER1)),
+        "tier2": _tier_wire(_get(scorecard, CARD_TIER2)),
         "dimensions": dimensions,
         "meta": {
-            "algorithmVersion": meta.algorithm_version,
-            "schemaVersion": meta.schema_version,
-            "rawTotal": _n(meta.raw_total),
-            "maxPossible": _n(meta.max_possible),
-            "activeExtensions": list(meta.active_extensions),
-            "activeDimensions": list(meta.active_dimensions),
-            "missingSignals": list(meta.missing_signals),
-            "warnings": [_warning_wire(w) for w in meta.warnings],
-            "weights": _numbers(meta.weights),
+            "algorithmVersion": _get(meta, META_ALGORITHM_VERSION),
+            "schemaVersion": _get(meta, META_SCHEMA_VERSION),
+            "rawTotal": _n(_get(meta, META_RAW_TOTAL)),
+            "maxPossible": _n(_get(meta, META_MAX_POSSIBLE)),
+            "activeExtensions": list(_get(meta, META_ACTIVE_EXTENSIONS)),
+            "activeDimensions": list(_get(meta, META_ACTIVE_DIMENSIONS)),
+            "missingSignals": list(_get(meta, META_MISSING_SIGNALS)),
+            "warnings": [_warning_wire(w) for w in _get(meta, META_WARNINGS)],
+            "weights": _numbers(_get(meta, META_WEIGHTS)),
         },
     }
 
@@ -605,6 +737,7 @@ cdef struct _Buffer:
     char* data
     Py_ssize_t size
     Py_ssize_t capacity
+    bint ascii  # no byte >= 0x80 written: the text can be copied into a 1-byte str as is
 
 
 class _Unwritable(Exception):
@@ -661,6 +794,8 @@ cdef int _string(_Buffer* buffer, object text) except -1:
     for index in range(length):
         c = <unsigned char>utf8[index]
         if c >= 0x20 and c != 0x22 and c != 0x5C:
+            if c >= 0x80:
+                buffer.ascii = False
             continue
         _raw(buffer, utf8 + start, index - start)
         start = index + 1
@@ -797,13 +932,13 @@ cdef int _wire_numbers(_Buffer* buffer, object mapping) except -1:
 
 cdef int _warning_json(_Buffer* buffer, object warning) except -1:
     _lit(buffer, b'{"code":')
-    _value(buffer, warning.code)
+    _value(buffer, _get(warning, WARNING_CODE))
     _lit(buffer, b',"severity":')
-    _value(buffer, warning.severity)
+    _value(buffer, _get(warning, WARNING_SEVERITY))
     _lit(buffer, b',"message":')
-    _value(buffer, warning.message)
+    _value(buffer, _get(warning, WARNING_MESSAGE))
     _lit(buffer, b',"path":')
-    _value(buffer, warning.path)
+    _value(buffer, _get(warning, WARNING_PATH))
     return _char(buffer, b'}')
 
 
@@ -822,36 +957,36 @@ cdef int _tier_json(_Buffer* buffer, object tier) except -1:
     if tier is None:
         return _lit(buffer, b"null")
     _lit(buffer, b'{"score":')
-    _wire_number(buffer, tier.score)
+    _wire_number(buffer, _get(tier, TIER_SCORE))
     _lit(buffer, b',"label":')
-    _value(buffer, tier.label)
+    _value(buffer, _get(tier, TIER_LABEL))
     _lit(buffer, b',"color":')
-    _value(buffer, tier.color)
+    _value(buffer, _get(tier, TIER_COLOR))
     return _char(buffer, b'}')
 
 
 cdef int _dimension_json(_Buffer* buffer, object score) except -1:
-    breakdown = score.breakdown
+    breakdown = _get(score, SCORE_BREAKDOWN)
     _lit(buffer, b'{"raw":')
-    _wire_number(buffer, score.raw)
+    _wire_number(buffer, _get(score, SCORE_RAW))
     _lit(buffer, b',"max":')
-    _wire_number(buffer, score.max)
+    _wire_number(buffer, _get(score, SCORE_MAX))
     _lit(buffer, b',"normalized":')
-    _wire_number(buffer, score.normalized)
+    _wire_number(buffer, _get(score, SCORE_NORMALIZED))
     _lit(buffer, b',"explanation":')
-    _value(buffer, score.explanation)
+    _value(buffer, _get(score, SCORE_EXPLANATION))
     _lit(buffer, b',"breakdown":{"components":')
-    _wire_numbers(buffer, breakdown.components)
+    _wire_numbers(buffer, _get(breakdown, BREAKDOWN_COMPONENTS))
     _lit(buffer, b',"adjustments":')
-    _wire_numbers(buffer, breakdown.adjustments)
+    _wire_numbers(buffer, _get(breakdown, BREAKDOWN_ADJUSTMENTS))
     _lit(buffer, b',"diagnostics":')
-    _wire_numbers(buffer, breakdown.diagnostics)
+    _wire_numbers(buffer, _get(breakdown, BREAKDOWN_DIAGNOSTICS))
     _lit(buffer, b',"uncappedRaw":')
-    _wire_number(buffer, breakdown.uncapped_raw)
+    _wire_number(buffer, _get(breakdown, BREAKDOWN_UNCAPPED_RAW))
     _lit(buffer, b',"raw":')
-    _wire_number(buffer, breakdown.raw)
+    _wire_number(buffer, _get(breakdown, BREAKDOWN_RAW))
     _char(buffer, b'}')
-    warnings = score.warnings
+    warnings = _get(score, SCORE_WARNINGS)
     if warnings is not None:
         _lit(buffer, b',"warnings":')
         _warnings_json(buffer, warnings)
@@ -860,46 +995,46 @@ cdef int _dimension_json(_Buffer* buffer, object score) except -1:
 
 cdef int _scorecard_json(_Buffer* buffer, object card) except -1:
     cdef bint first = True
-    meta = card.meta
+    meta = _get(card, CARD_META)
     _lit(buffer, b'{"total":')
-    _wire_number(buffer, card.total)
+    _wire_number(buffer, _get(card, CARD_TOTAL))
     _lit(buffer, b',"label":')
-    _value(buffer, card.label)
+    _value(buffer, _get(card, CARD_LABEL))
     _lit(buffer, b',"labelColor":')
-    _value(buffer, card.label_color)
+    _value(buffer, _get(card, CARD_LABEL_COLOR))
     _lit(buffer, b',"recommendedAction":')
-    _value(buffer, card.recommended_action)
+    _value(buffer, _get(card, CARD_RECOMMENDED_ACTION))
     _lit(buffer, b',"actionReason":')
-    _value(buffer, card.action_reason)
+    _value(buffer, _get(card, CARD_ACTION_REASON))
     _lit(buffer, b',"tier1":')
-    _tier_json(buffer, card.tier1)
+    _tier_json(buffer, _get(card, CARD_TIER1))
     _lit(buffer, b',"tier2":')
-    _tier_json(buffer, card.tier2)
+    _tier_json(buffer, _get(card, CARD_TIER2))
     _lit(buffer, b',"dimensions":{')
-    for name, dimension in card.dimensions.items():
+    for name, dimension in _get(card, CARD_DIMENSIONS).items():
         if not first:
             _char(buffer, b',')
         first = False
         _key(buffer, name)
         _dimension_json(buffer, dimension)
     _lit(buffer, b'},"meta":{"algorithmVersion":')
-    _value(buffer, meta.algorithm_version)
+    _value(buffer, _get(meta, META_ALGORITHM_VERSION))
     _lit(buffer, b',"schemaVersion":')
-    _value(buffer, meta.schema_version)
+    _value(buffer, _get(meta, META_SCHEMA_VERSION))
     _lit(buffer, b',"rawTotal":')
-    _wire_number(buffer, meta.raw_total)
+    _wire_number(buffer, _get(meta, META_RAW_TOTAL))
     _lit(buffer, b',"maxPossible":')
-    _wire_number(buffer, meta.max_possible)
+    _wire_number(buffer, _get(meta, META_MAX_POSSIBLE))
     _lit(buffer, b',"activeExtensions":')
-    _value(buffer, meta.active_extensions)
+    _value(buffer, _get(meta, META_ACTIVE_EXTENSIONS))
     _lit(buffer, b',"activeDimensions":')
-    _value(buffer, meta.active_dimensions)
+    _value(buffer, _get(meta, META_ACTIVE_DIMENSIONS))
     _lit(buffer, b',"missingSignals":')
-    _value(buffer, meta.missing_signals)
+    _value(buffer, _get(meta, META_MISSING_SIGNALS))
     _lit(buffer, b',"warnings":')
-    _warnings_json(buffer, meta.warnings)
+    _warnings_json(buffer, _get(meta, META_WARNINGS))
     _lit(buffer, b',"weights":')
-    _wire_numbers(buffer, meta.weights)
+    _wire_numbers(buffer, _get(meta, META_WEIGHTS))
     return _lit(buffer, b'}}')
 
 
@@ -908,13 +1043,18 @@ def scorecard_json(scorecard):
     this writer leaves to ``wire_to_json(scorecard_to_wire(scorecard))`` (see above)."""
     cdef _Buffer buffer
     buffer.size = 0
+    buffer.ascii = True
     buffer.capacity = 4096
     buffer.data = <char*>PyMem_Malloc(buffer.capacity)
     if buffer.data == NULL:
         raise MemoryError()
     try:
         _scorecard_json(&buffer, scorecard)
-        return PyUnicode_DecodeUTF8(buffer.data, buffer.size, NULL)
+        if not buffer.ascii:
+            return PyUnicode_DecodeUTF8(buffer.data, buffer.size, NULL)
+        text = PyUnicode_New(buffer.size, 127)
+        memcpy(PyUnicode_DATA(text), buffer.data, buffer.size)
+        return text
     except _Unwritable:
         return None
     finally:
