@@ -24,7 +24,7 @@ several times faster.
 from cpython.conversion cimport PyOS_double_to_string
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.object cimport Py_TYPE, PyObject_GenericSetAttr
-from cpython.ref cimport PyObject
+from cpython.ref cimport Py_INCREF, Py_XDECREF, PyObject
 from cpython.unicode cimport PyUnicode_AsUTF8AndSize, PyUnicode_DecodeUTF8
 from libc.math cimport floor, isfinite, isnan
 from libc.string cimport memcpy, strlen
@@ -231,8 +231,18 @@ cdef object _percent(object part, object whole):
     return js_round(part / whole * 100)
 
 
-cdef inline object _set(object record, str name, object value):
-    PyObject_GenericSetAttr(record, name, value)
+cdef inline int _put(object record, _Field field, object value) except -1:
+    """Set a field of a record being built (``object.__setattr__``), at the slot's offset for
+    an exact record class."""
+    cdef PyObject** slot
+    if <PyObject*>Py_TYPE(record) == _CLASS[<int>field]:
+        slot = <PyObject**>((<char*><PyObject*>record) + _OFFSET[<int>field])
+        Py_INCREF(value)
+        Py_XDECREF(slot[0])
+        slot[0] = <PyObject*>value
+        return 0
+    PyObject_GenericSetAttr(record, <object>_NAME[<int>field], value)
+    return 0
 
 
 # ------------------------------------------------------------------------------------ records
@@ -243,26 +253,26 @@ def dimension_score(*, raw, max_points, explanation, components=None, adjustment
     if normalized is None:
         normalized = _percent(raw, max_points) if max_points else 0.0
     breakdown = _new(DimensionBreakdown)
-    _set(breakdown, "components", components if components is not None else {})
-    _set(breakdown, "adjustments", adjustments if adjustments is not None else {})
-    _set(breakdown, "diagnostics", diagnostics if diagnostics is not None else {})
-    _set(breakdown, "uncapped_raw", raw if uncapped_raw is None else uncapped_raw)
-    _set(breakdown, "raw", raw)
+    _put(breakdown, BREAKDOWN_COMPONENTS, components if components is not None else {})
+    _put(breakdown, BREAKDOWN_ADJUSTMENTS, adjustments if adjustments is not None else {})
+    _put(breakdown, BREAKDOWN_DIAGNOSTICS, diagnostics if diagnostics is not None else {})
+    _put(breakdown, BREAKDOWN_UNCAPPED_RAW, raw if uncapped_raw is None else uncapped_raw)
+    _put(breakdown, BREAKDOWN_RAW, raw)
     score = _new(DimensionScore)
-    _set(score, "raw", raw)
-    _set(score, "max", max_points)
-    _set(score, "normalized", normalized)
-    _set(score, "explanation", explanation)
-    _set(score, "breakdown", breakdown)
-    _set(score, "warnings", None if warnings is None else tuple(warnings))
+    _put(score, SCORE_RAW, raw)
+    _put(score, SCORE_MAX, max_points)
+    _put(score, SCORE_NORMALIZED, normalized)
+    _put(score, SCORE_EXPLANATION, explanation)
+    _put(score, SCORE_BREAKDOWN, breakdown)
+    _put(score, SCORE_WARNINGS, None if warnings is None else tuple(warnings))
     return score
 
 
 cdef object _tier_result(double score, tuple label_and_color):
     tier = _new(TierResult)
-    _set(tier, "score", score)
-    _set(tier, "label", label_and_color[0])
-    _set(tier, "color", label_and_color[1])
+    _put(tier, TIER_SCORE, score)
+    _put(tier, TIER_LABEL, label_and_color[0])
+    _put(tier, TIER_COLOR, label_and_color[1])
     return tier
 
 
@@ -300,10 +310,10 @@ cdef inline object _malformed(str message, object path=None):
 
 cdef object _warning(str code, str severity, str message, str path):
     warning = _new(ScoreWarning)
-    _set(warning, "code", code)
-    _set(warning, "severity", severity)
-    _set(warning, "message", message)
-    _set(warning, "path", path)
+    _put(warning, WARNING_CODE, code)
+    _put(warning, WARNING_SEVERITY, severity)
+    _put(warning, WARNING_MESSAGE, message)
+    _put(warning, WARNING_PATH, path)
     return warning
 
 
@@ -575,27 +585,27 @@ def compute(self, inputs):
         action, rule, reason = decision.action, decision.rule, decision.reason
 
     meta = _new(ScorecardMeta)
-    _set(meta, "algorithm_version", ALGORITHM_VERSION)
-    _set(meta, "schema_version", SCHEMA_VERSION)
-    _set(meta, "raw_total", raw_total)
-    _set(meta, "max_possible", max_possible)
-    _set(meta, "active_extensions", tuple(extensions))
-    _set(meta, "active_dimensions", tuple(scores))
-    _set(meta, "missing_signals", _missing_signals(warnings))
-    _set(meta, "warnings", tuple(warnings))
-    _set(meta, "weights", active_weights)
+    _put(meta, META_ALGORITHM_VERSION, ALGORITHM_VERSION)
+    _put(meta, META_SCHEMA_VERSION, SCHEMA_VERSION)
+    _put(meta, META_RAW_TOTAL, raw_total)
+    _put(meta, META_MAX_POSSIBLE, max_possible)
+    _put(meta, META_ACTIVE_EXTENSIONS, tuple(extensions))
+    _put(meta, META_ACTIVE_DIMENSIONS, tuple(scores))
+    _put(meta, META_MISSING_SIGNALS, _missing_signals(warnings))
+    _put(meta, META_WARNINGS, tuple(warnings))
+    _put(meta, META_WEIGHTS, active_weights)
     label, color = _label(total_c)
     card = _new(Scorecard)
-    _set(card, "total", total)
-    _set(card, "label", label)
-    _set(card, "label_color", color)
-    _set(card, "recommended_action", action)
-    _set(card, "action_reason", reason)
-    _set(card, "tier1", tier1)
-    _set(card, "tier2", tier2)
-    _set(card, "dimensions", scores)
-    _set(card, "meta", meta)
-    _set(card, "action_rule", rule)
+    _put(card, CARD_TOTAL, total)
+    _put(card, CARD_LABEL, label)
+    _put(card, CARD_LABEL_COLOR, color)
+    _put(card, CARD_RECOMMENDED_ACTION, action)
+    _put(card, CARD_ACTION_REASON, reason)
+    _put(card, CARD_TIER1, tier1)
+    _put(card, CARD_TIER2, tier2)
+    _put(card, CARD_DIMENSIONS, scores)
+    _put(card, CARD_META, meta)
+    _put(card, CARD_ACTION_RULE, rule)
     return card
 
 
