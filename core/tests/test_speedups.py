@@ -21,7 +21,11 @@ from assay import _wire
 from assay._scorecard import engine, input_checks, types
 from assay.testing import typed_fields
 
-speedups = pytest.importorskip("assay._scorecard._speedups")
+speedups = pytest.importorskip(
+    "assay._scorecard._speedups",
+    reason="the compiled twin is not built (no C compiler at install time); "
+    "tests/test_speedups.py fails in that case, so CI cannot ship without it",
+)
 
 
 class Points(assay.Dimension):
@@ -227,14 +231,15 @@ def test_twin_records_equal_records_built_by_their_classes() -> None:
         built.raw = 4  # type: ignore[misc]  # still frozen
 
 
-@pytest.mark.parametrize("composition", COMPOSITIONS)
+# the compositions that produce a scorecard (a zero maximum and text points raise, in both)
+SCORING = [name for name in COMPOSITIONS if name not in ("zero maximum", "text points")]
+
+
+@pytest.mark.parametrize("composition", SCORING)
 @pytest.mark.parametrize("inputs", ["empty", "out of range", "documents silent"])
 def test_wire_twin_matches_reference(composition: str, inputs: str) -> None:
     scorer = _scorer(*COMPOSITIONS[composition], config=CONFIGS["signal policy"])
-    try:
-        card = engine.PURE_COMPUTE(scorer, INPUTS[inputs])
-    except (assay.AssayError, ZeroDivisionError, TypeError):
-        pytest.skip("this composition refuses these inputs (compared in the compute tests)")
+    card = engine.PURE_COMPUTE(scorer, INPUTS[inputs])
     pure = typed_fields(_wire.PURE_SCORECARD_TO_WIRE(card))
     assert typed_fields(speedups.scorecard_to_wire(card)) == pure
 
