@@ -78,7 +78,9 @@ class EvaluateOptions:
             ``get_executor()``) for :func:`~assay.evaluation.evaluate_batch`; ``None`` runs
             in-process.
         concurrency: at most this many chunks in flight on the executor (default 4).
-        chunk_size: samples per executor task (default 16).
+        chunk_size: samples per executor task, and results per durable write of ``output``
+            (default 128: smaller tasks cost the calling process more in pickling than the
+            workers gain).
         on_progress: ``(completed, total)`` called after each sample is finished.
         baseline_result: a :class:`~assay.evaluation.BatchEvalResult` or its JSON form, for
             regression detection.
@@ -100,7 +102,7 @@ class EvaluateOptions:
     judge_cache: str | None = None
     executor: Executor | None = None
     concurrency: int = 4
-    chunk_size: int = 16
+    chunk_size: int = 128
     on_progress: Callable[[int, int], None] | None = None
     baseline_result: Any = None
     regression_threshold: float = 0.05
