@@ -67,7 +67,10 @@ def test_vector(record: dict[str, Any], registry: assay.Registry) -> None:
     missing = sorted(d for d in _needed_dimensions(record) if not registry.has("dimension", d))
     if missing:
         plugins = sorted({PROVIDERS[d] for d in missing})
-        pytest.skip(f"needs dimension(s) {missing} from {plugins} (issue 3)")
+        pytest.skip(
+            f"needs dimension(s) {missing}: install {plugins} "
+            "(uv run --all-packages installs every plugin; CI runs them all)"
+        )
     inputs = assay.from_json_safe(record["inputs"])
     config = assay.from_json_safe(record["config"])
     expected = assay.from_json_safe(record["expected"])

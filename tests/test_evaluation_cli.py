@@ -142,7 +142,10 @@ def test_llm_mode_with_an_openai_compatible_server(plugins, monkeypatch, tmp_pat
 def test_progress_bar_on_a_terminal_only(tmp_path):
     script = Path(sys.executable).parent / "assay"
     if not script.exists():
-        pytest.skip(f"the assay console script is not installed next to {sys.executable}")
+        pytest.skip(
+            f"the assay console script is not installed next to {sys.executable}: "
+            "install the core into this interpreter (uv run --all-packages does; CI does)"
+        )
     env = {**os.environ, "ASSAY_PLUGINS": "faithfulness", "COLUMNS": "80"}
     master, slave = pty.openpty()
     try:

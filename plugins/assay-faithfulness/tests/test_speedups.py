@@ -96,7 +96,10 @@ def _all_texts() -> list[str]:
 @pytest.fixture(scope="module")
 def compiled() -> Any:
     if not assay.speedups_allowed():
-        pytest.skip("ASSAY_PURE_PYTHON is set: the compiled twins are not in use")
+        pytest.skip(
+            "ASSAY_PURE_PYTHON is set, so the compiled twins are not in use: unset it to compare "
+            "them (CI runs without it)"
+        )
     from assay_faithfulness import _speedups
 
     return _speedups
