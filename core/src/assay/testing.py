@@ -138,21 +138,29 @@ def check_policy(policy: Policy, evidence: Any) -> Decision:
 
 
 def typed_fields(value: Any) -> Any:
-    """Every field of a record tree, each number tagged with its Python type, as plain JSON-able
-    lists and dicts — for asserting that a compiled twin returns *exactly* what its pure-Python
-    reference returns (the wire shape would hide ``25.0`` versus ``25``; NaN compares equal here).
+    """``value`` with the type of every part spelled out, as plain JSON-able lists — for
+    asserting that a compiled twin returns *exactly* what its pure-Python reference returns (the
+    wire shape would hide ``25.0`` versus ``25``; ``True == 1`` and dict equality ignore types
+    and key order).
 
-    attrs records become ``[class name, {field: ...}]``, dicts ``["dict", {...}]`` (key order
-    kept), lists and tuples ``[type name, [...]]``, numbers ``[type name, repr]``; strings,
-    booleans and ``None`` stay as they are.
+    Every part becomes ``[type name, ...]``: an attrs record ``[class name, [[field, ...], ...]]``,
+    a mapping ``[type name, [[key, value], ...]]`` in its key order, a list or tuple
+    ``[type name, [...]]``, a float ``["float", repr]`` (which keeps NaN and -0.0 apart), anything
+    else ``[type name, value]``.
     """
     if attrs.has(type(value)):
-        fields = {f.name: typed_fields(getattr(value, f.name)) for f in attrs.fields(type(value))}
-        return [type(value).__name__, fields]
-    if isinstance(value, dict):
-        return ["dict", {key: typed_fields(item) for key, item in value.items()}]
+        fields = attrs.fields(type(value))
+        return [
+            type(value).__name__,
+            [[f.name, typed_fields(getattr(value, f.name))] for f in fields],
+        ]
+    if isinstance(value, Mapping):
+        return [
+            type(value).__name__,
+            [[typed_fields(k), typed_fields(v)] for k, v in value.items()],
+        ]
     if isinstance(value, list | tuple):
         return [type(value).__name__, [typed_fields(item) for item in value]]
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return value
-    return [type(value).__name__, repr(value)]
+    if isinstance(value, float):
+        return [type(value).__name__, repr(value)]
+    return [type(value).__name__, value]

@@ -24,10 +24,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-import attrs
 import pytest
 
 import assay
+from assay.testing import typed_fields
 from assay_grounding import AnswerRelevance, Grounding, _speedups  # no importorskip: must be built
 from assay_grounding import grounding as grounding_module
 from assay_grounding import relevance as relevance_module
@@ -65,28 +65,13 @@ class ClaimCounts(dict[str, Any]):
 
 
 # ------------------------------------------------------------------ comparison helpers
-def typed(value: Any) -> Any:
-    """``value`` with the type of every scalar and the order of every dict made explicit; an
-    attrs record (DimensionScore, ScoreWarning, ...) field by field."""
-    if attrs.has(type(value)):
-        fields = attrs.fields(type(value))
-        return (type(value).__name__, [(f.name, typed(getattr(value, f.name))) for f in fields])
-    if isinstance(value, dict):
-        return ("dict", [(typed(k), typed(v)) for k, v in value.items()])
-    if isinstance(value, list | tuple):
-        return (type(value).__name__, [typed(v) for v in value])
-    if isinstance(value, float):
-        return (type(value).__name__, repr(value))  # repr keeps NaN and -0.0 apart
-    return (type(value).__name__, value)
-
-
 def outcome(score: Any, dimension: Any, inputs: Any, config: Any) -> Any:
     try:
         result = score(dimension, inputs, config)
     except Exception as exc:  # the same exception, with the same message, is part of the contract
         return ("raises", type(exc).__name__, str(exc))
     # the record itself (its int-vs-float types) and its wire dict (what JSON output shows)
-    return ("returns", typed(result), typed(assay.to_wire(result)))
+    return ("returns", typed_fields(result), typed_fields(assay.to_wire(result)))
 
 
 def assert_same(inputs: Any, config: Any = None) -> None:
@@ -125,7 +110,7 @@ def test_compiled_module_is_built_and_installed() -> None:
 def test_compiled_method_binds_like_the_pure_one() -> None:
     inputs = {"supportLevel": "high", "faithfulnessScore": 0.95}
     bound = COMPILED.__get__(DIMENSION, Grounding)
-    assert typed(bound(inputs, {})) == typed(PURE(DIMENSION, inputs, {}))
+    assert typed_fields(bound(inputs, {})) == typed_fields(PURE(DIMENSION, inputs, {}))
 
 
 @pytest.mark.parametrize(
@@ -427,7 +412,7 @@ def test_relevance() -> None:
 
 
 def test_the_comparison_sees_types_order_and_nan() -> None:
-    assert typed(21) != typed(21.0)
-    assert typed({"a": 1, "b": 2}) != typed({"b": 2, "a": 1})
-    assert typed(NAN) == typed(NAN)
-    assert typed(0.0) != typed(-0.0)
+    assert typed_fields(21) != typed_fields(21.0)
+    assert typed_fields({"a": 1, "b": 2}) != typed_fields({"b": 2, "a": 1})
+    assert typed_fields(NAN) == typed_fields(NAN)
+    assert typed_fields(0.0) != typed_fields(-0.0)

@@ -29,6 +29,7 @@ import pytest
 
 import assay
 from assay.jsmath import round_to, to_fixed
+from assay.testing import typed_fields
 from assay_retrieval import (  # no importorskip: the build must exist
     EvidenceConsistency,
     RetrievalConfidence,
@@ -56,20 +57,6 @@ def c_sum(request: pytest.FixtureRequest) -> Iterator[bool]:
     _speedups._set_c_sum(previous)
 
 
-def typed(value: Any) -> Any:
-    """``value`` with the type of every part spelled out (floats exactly, as hex)."""
-    if attrs.has(type(value)):
-        fields = attrs.fields(type(value))
-        return (type(value).__name__, [(f.name, typed(getattr(value, f.name))) for f in fields])
-    if isinstance(value, Mapping):
-        return (type(value).__name__, [(typed(k), typed(v)) for k, v in value.items()])
-    if isinstance(value, list | tuple):
-        return (type(value).__name__, [typed(v) for v in value])
-    if type(value) is float:
-        return ("float", value.hex())
-    return (type(value).__name__, value)
-
-
 def outcome(method: Method, dimension: Any, inputs: Any, config: Any) -> Any:
     """What ``method`` gives: the typed record and wire dict, or the exception it raises."""
     try:
@@ -82,7 +69,7 @@ def outcome(method: Method, dimension: Any, inputs: Any, config: Any) -> Any:
             getattr(error, "path", None),
             str(error),
         )
-    return ("returns", typed(result), typed(assay.to_wire(result)))
+    return ("returns", typed_fields(result), typed_fields(assay.to_wire(result)))
 
 
 def assert_same(inputs: Any, config: Any, dimensions: tuple[Any, Any] | None = None) -> None:
@@ -182,7 +169,7 @@ def test_numerics_match_the_reference_helpers_to_the_bit(c_sum: bool) -> None:
         if c_sum and all(v == 0 or 1e-100 < abs(v) < 1e100 for v in values):
             assert std is not None, values  # the C sums are the ones taken here
         if std is not None:
-            assert typed(std) == typed(expected), values
+            assert typed_fields(std) == typed_fields(expected), values
         for value in values:
             try:
                 expected_fixed = to_fixed(value, 4)
@@ -191,8 +178,8 @@ def test_numerics_match_the_reference_helpers_to_the_bit(c_sum: bool) -> None:
                     _speedups._rounded(value)
                 continue
             got_round, got_fixed, text2, text3 = _speedups._rounded(value)
-            assert typed(got_round) == typed(round_to(value, 4)), value
-            assert typed(got_fixed) == typed(expected_fixed), value
+            assert typed_fields(got_round) == typed_fields(round_to(value, 4)), value
+            assert typed_fields(got_fixed) == typed_fields(expected_fixed), value
             assert (text2, text3) == (f"{value:.2f}", f"{value:.3f}"), value
 
 
