@@ -292,9 +292,13 @@ WRITABLE = {
     "tuples": ({"pair": (1, "two")}, "t"),
     "tiny and huge floats": ({"tiny": 1e-7, "nested": [1.5e300, 2.0], "whole": 1e15}, "f"),
 }
-UNWRITABLE = {
+TAGGED = {
     "nan": {"value": math.nan},
-    "nested infinity": {"list": [math.inf]},
+    "nested infinity": {"list": [math.inf, -math.inf]},
+    # to_json_safe writes a nested integral float below 2**53 as an int, above it as a float
+    "nan beside nested integral floats": {"value": math.nan, "list": [2.0, -0.0, 1e16, 0.5]},
+}
+UNWRITABLE = {
     "integer beyond 64 bits": {"value": 2**70},
     "integral float beyond 2**63": {"value": 1e19},
     "a datetime": {"when": __import__("datetime").datetime(2026, 1, 1)},
@@ -313,6 +317,15 @@ def test_direct_json_writer_matches_the_reference_text(case: str) -> None:
     assert _normalized(text) == _normalized(reference)
     # byte for byte the json module's compact text of the same values
     assert text == json.dumps(json.loads(reference), ensure_ascii=False, separators=(",", ":"))
+
+
+@pytest.mark.parametrize("case", TAGGED)
+def test_direct_json_writer_tags_non_finite_numbers_as_the_reference_does(case: str) -> None:
+    card = engine.PURE_COMPUTE(_scorer(Diagnosed(TAGGED[case])), INPUTS["empty"])
+    text = speedups.scorecard_json(card)
+    assert text is not None
+    assert text == _wire.wire_to_json(_wire.PURE_SCORECARD_TO_WIRE(card))
+    assert '{"$float":' in text
 
 
 @pytest.mark.parametrize("case", UNWRITABLE)

@@ -739,19 +739,29 @@ cdef bint _all_finite(object value) except -1:
 #
 # scorecard_json writes the wire shape of a scorecard straight from its records into a C buffer:
 # what wire_to_json(scorecard_to_wire(card)) writes, without building the wire dicts. It gives up
-# (returns None, and the caller takes that path) on anything it would not write identically: a
-# non-finite number, an integral float beyond 2**63, a value that is not JSON (a datetime, an
-# object), a key that is not a string, a string that is not valid UTF-8.
+# (returns None, and the caller takes that path) on anything it would not write identically: an
+# integral float beyond 2**63, a value that is not JSON (a datetime, an object), a key that is
+# not a string, a string that is not valid UTF-8.
+#
+# A card holding a non-finite number is written twice: the first pass stops at it, the second
+# ("tagged" mode) writes what wire_to_json writes then, json.dumps(to_json_safe(wire)): every
+# non-finite number as {"$float": "NaN" | "Infinity" | "-Infinity"}, and a nested integral float
+# below 2**53 as an int (to_json_safe's rule; the wire numbers are ints already).
 
 cdef struct _Buffer:
     char* data
     Py_ssize_t size
     Py_ssize_t capacity
     bint ascii  # no byte >= 0x80 written: the text can be copied into a 1-byte str as is
+    bint tagged  # write non-finite numbers tagged, as to_json_safe does (see above)
 
 
 class _Unwritable(Exception):
     """A value this writer does not write the way the reference path does."""
+
+
+class _NonFinite(Exception):
+    """A non-finite number met outside tagged mode: write the card again, tagged."""
 
 
 cdef int _reserve(_Buffer* buffer, Py_ssize_t extra) except -1:
@@ -841,10 +851,14 @@ cdef int _key(_Buffer* buffer, object key) except -1:
 
 
 cdef int _float_text(_Buffer* buffer, double value) except -1:
-    """repr(value), the json module's float text; non-finite numbers are not written here."""
+    """repr(value), the json module's float text; a non-finite number tagged (tagged mode)."""
     cdef char* text
     if not isfinite(value):
-        raise _Unwritable()
+        if not buffer.tagged:
+            raise _NonFinite()
+        if isnan(value):
+            return _lit(buffer, b'{"$float":"NaN"}')
+        return _lit(buffer, b'{"$float":"Infinity"}' if value > 0 else b'{"$float":"-Infinity"}')
     text = PyOS_double_to_string(value, b'r', 0, 0x02, NULL)  # 0x02: Py_DTSF_ADD_DOT_0
     try:
         _raw(buffer, text, strlen(text))
@@ -889,14 +903,21 @@ cdef int _wire_number(_Buffer* buffer, object value) except -1:
     return _value(buffer, value)
 
 
+cdef double _TWO_53 = 9007199254740992.0
+
+
 cdef int _value(_Buffer* buffer, object value) except -1:
     """Any JSON value nested in a wire shape (what orjson / json.dumps would write)."""
     cdef type kind = type(value)
     cdef bint first = True
+    cdef double number
     if kind is str:
         return _string(buffer, value)
     if kind is float:
-        return _float_text(buffer, value)
+        number = value
+        if buffer.tagged and number == floor(number) and -_TWO_53 < number < _TWO_53:
+            return _int_text(buffer, int(value))
+        return _float_text(buffer, number)
     if value is None:
         return _lit(buffer, b"null")
     if value is True:
@@ -1048,18 +1069,34 @@ cdef int _scorecard_json(_Buffer* buffer, object card) except -1:
     return _lit(buffer, b'}}')
 
 
+cdef int _card_json(_Buffer* buffer, object card) except -1:
+    """Append ``card``'s JSON text to ``buffer``, tagged if it holds a non-finite number.
+
+    :raises _Unwritable: (the buffer then holds a partial text) see above.
+    """
+    cdef Py_ssize_t start = buffer.size
+    buffer.ascii = True
+    buffer.tagged = False
+    try:
+        return _scorecard_json(buffer, card)
+    except _NonFinite:
+        buffer.size = start
+        buffer.ascii = True
+        buffer.tagged = True
+        return _scorecard_json(buffer, card)
+
+
 def scorecard_json(scorecard):
     """The compact JSON text of ``scorecard``'s wire shape, or ``None`` when it holds a value
     this writer leaves to ``wire_to_json(scorecard_to_wire(scorecard))`` (see above)."""
     cdef _Buffer buffer
     buffer.size = 0
-    buffer.ascii = True
     buffer.capacity = 4096
     buffer.data = <char*>PyMem_Malloc(buffer.capacity)
     if buffer.data == NULL:
         raise MemoryError()
     try:
-        _scorecard_json(&buffer, scorecard)
+        _card_json(&buffer, scorecard)
         if not buffer.ascii:
             return PyUnicode_DecodeUTF8(buffer.data, buffer.size, NULL)
         text = PyUnicode_New(buffer.size, 127)
