@@ -2,24 +2,18 @@
 
 from __future__ import annotations
 
-import json
 import sys
-from collections import deque
-from collections.abc import Iterator
-from typing import IO, Any
+from typing import Any
 
 import click
 
 from assay._errors import AssayError, ErrorCode
-from assay._scorecard.batch import score_many, split_request
 from assay._scorecard.engine import create_scorer
+from assay._scorecard.jsonl import score_jsonl
 from assay._scorecard.render import render_text
-from assay._wire import from_json_safe, scorecard_to_json, to_json_safe
+from assay._scorecard.requests import split_request
+from assay._wire import from_json_safe, scorecard_to_json
 from assay.cli import EXIT_USAGE, read_json_file
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(to_json_safe(value), ensure_ascii=False, allow_nan=False)
 
 
 @click.command("score")
@@ -74,41 +68,15 @@ def score_command(
         click.echo(render_text(scorecard))
 
 
-def _lines(handle: IO[str], line_numbers: deque[int]) -> Iterator[str]:
-    """Non-blank lines; each one's number is appended to ``line_numbers`` as it is read."""
-    for number, line in enumerate(handle, start=1):
-        if line.strip():
-            line_numbers.append(number)
-            yield line
-
-
 def _score_stream(ctx: click.Context, file: str, config: Any, workers: int) -> None:
+    sink = sys.stdout.buffer
     if file == "-":
-        handle: IO[str] = sys.stdin
+        summary = score_jsonl(sys.stdin.buffer, sink, config, workers=workers)
     else:
         try:
-            handle = open(file, encoding="utf-8")  # noqa: SIM115 - closed below
+            handle = open(file, "rb")  # noqa: SIM115 - closed below
         except OSError as exc:
             raise AssayError(ErrorCode.IO_ERROR, f"cannot read {file}: {exc.strerror}") from exc
-    failed = False
-    line_numbers: deque[int] = deque()
-    try:
-        results = score_many(
-            _lines(handle, line_numbers), config, workers=workers, as_json=True, keep_errors=True
-        )
-        for result in results:
-            line = line_numbers.popleft()
-            if isinstance(result, AssayError):
-                failed = True
-                message = result.message
-                if result.code == ErrorCode.MALFORMED_INPUT and result.path is None:
-                    message = f"line {line}: {message}"
-                click.echo(
-                    _dumps({"error": {**result.to_dict(), "message": message, "line": line}})
-                )
-            else:
-                click.echo(result)
-    finally:
-        if handle is not sys.stdin:
-            handle.close()
-    ctx.exit(EXIT_USAGE if failed else 0)
+        with handle:
+            summary = score_jsonl(handle, sink, config, workers=workers)
+    ctx.exit(EXIT_USAGE if summary.failed else 0)

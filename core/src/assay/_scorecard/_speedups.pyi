@@ -4,6 +4,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from assay._scorecard.engine import Scorer
+from assay._scorecard.lines import BlockResult
 from assay._scorecard.signal_policy import SignalPolicyOutcome
 from assay._scorecard.types import (
     DimensionScore,
@@ -38,3 +39,12 @@ def compute(self: Scorer, inputs: ScoringInputs | Mapping[str, Any]) -> Scorecar
 def scorecard_to_wire(scorecard: Scorecard) -> dict[str, Any]: ...
 def all_finite(value: Any) -> bool: ...
 def scorecard_json(scorecard: Scorecard) -> str | None: ...
+def bind_lines(
+    block_result: type[BlockResult],
+    parse_line: Callable[[str | bytes, str], Any],
+    card_to_json: Callable[[Scorecard], str],
+    utf8: Callable[[str], bytes],
+) -> None: ...
+def score_block(
+    scorer: Scorer, block: bytes, config_key: str, skip_blank: bool = True
+) -> BlockResult: ...

@@ -1106,3 +1106,131 @@ def scorecard_json(scorecard):
         return None
     finally:
         PyMem_Free(buffer.data)
+
+
+# ------------------------------------------------------------------------ blocks of JSON Lines
+#
+# Twin of assay._scorecard.lines.score_block (same contract): the block's lines are found with
+# memchr, a bare inputs object (or {"inputs", "id"?} without a config) is read with orjson here,
+# and every scorecard's JSON is written into one buffer, which becomes the block's text. Anything
+# else -- a line orjson cannot read, a tagged number, a line with a config -- goes through the
+# reference parse_request_line, and a card this writer leaves alone through the reference
+# scorecard_to_json, so results and errors are the reference's.
+
+cdef extern from "string.h":
+    const void* memchr(const void* text, int c, size_t length)
+    int memcmp(const void* left, const void* right, size_t length)
+
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+
+cdef object BlockResult = None
+cdef object parse_request_line = None
+cdef object reference_scorecard_to_json = None
+cdef object encode_utf8 = None
+cdef object orjson_loads = None
+cdef object OrjsonDecodeError = None
+
+
+def bind_lines(block_result, parse_line, card_to_json, utf8):
+    """Give this module the lines module's result type and reference helpers (called once by
+    assay._scorecard.lines at import)."""
+    global BlockResult, parse_request_line, reference_scorecard_to_json, encode_utf8
+    global orjson_loads, OrjsonDecodeError
+    import orjson
+
+    BlockResult = block_result
+    parse_request_line = parse_line
+    reference_scorecard_to_json = card_to_json
+    encode_utf8 = utf8
+    orjson_loads = orjson.loads
+    OrjsonDecodeError = orjson.JSONDecodeError
+
+
+cdef inline bint _blank(const char* text, Py_ssize_t length):
+    """Only the ASCII whitespace bytes.strip() removes."""
+    cdef Py_ssize_t index
+    cdef char c
+    for index in range(length):
+        c = text[index]
+        if c != b' ' and c != b'\t' and c != b'\r' and c != b'\x0b' and c != b'\x0c':
+            return False
+    return True
+
+
+cdef bint _has_float_tag(const char* text, Py_ssize_t length):
+    """Whether ``"$float"`` occurs in the line (the reference's test for tagged numbers)."""
+    cdef const char* at = text
+    cdef const char* stop = text + length
+    while True:
+        at = <const char*>memchr(at, b'$', stop - at)
+        if at == NULL:
+            return False
+        if at > text and (at - 1)[0] == b'"' and stop - at >= 7 and memcmp(at, b'$float"', 7) == 0:
+            return True
+        at += 1
+
+
+cdef object _request_inputs(bytes line, const char* text, Py_ssize_t length, str config_key):
+    """parse_request_line(line, config_key), read here in the common cases."""
+    if not _has_float_tag(text, length):
+        try:
+            record = orjson_loads(line)
+        except OrjsonDecodeError:
+            record = None  # NaN literals, broken text: the reference reads it and words the error
+        if type(record) is dict:
+            if "inputs" not in <dict>record:
+                return record
+            for key in <dict>record:
+                if key != "inputs" and key != "id" and key != "config":
+                    break
+            else:
+                if (<dict>record).get("config") is None:
+                    return (<dict>record)["inputs"]
+    return parse_request_line(line, config_key)
+
+
+def score_block(scorer, bytes block, str config_key, bint skip_blank=True):
+    """Twin of :func:`assay._scorecard.lines.score_block` (same contract)."""
+    cdef const char* data = PyBytes_AS_STRING(block)
+    cdef Py_ssize_t size = len(block), start = 0, end, mark, row = 0, index = 0
+    cdef const char* newline
+    cdef bint last = False
+    cdef list errors = []
+    cdef _Buffer buffer
+    compute = scorer.compute
+    buffer.size = 0
+    buffer.capacity = 8 * size + 4096  # a scorecard line is ~6x its request line
+    buffer.data = <char*>PyMem_Malloc(buffer.capacity)
+    if buffer.data == NULL:
+        raise MemoryError()
+    try:
+        while not last:
+            newline = <const char*>memchr(data + start, b'\n', size - start)
+            if newline == NULL:
+                end = size
+                last = True
+            else:
+                end = newline - data
+            if not (skip_blank and _blank(data + start, end - start)):
+                line = PyBytes_FromStringAndSize(data + start, end - start)
+                try:
+                    card = compute(_request_inputs(line, data + start, end - start, config_key))
+                except AssayError as error:
+                    errors.append((row, index, error))
+                else:
+                    mark = buffer.size
+                    try:
+                        _card_json(&buffer, card)
+                    except _Unwritable:
+                        buffer.size = mark
+                        text = encode_utf8(reference_scorecard_to_json(card))
+                        _raw(&buffer, PyBytes_AS_STRING(text), len(text))
+                _char(&buffer, b'\n')
+                row += 1
+            index += 1
+            start = end + 1
+            if start == size:  # the block ends with a newline: no line after it
+                last = True
+        return BlockResult(PyBytes_FromStringAndSize(buffer.data, buffer.size), errors)
+    finally:
+        PyMem_Free(buffer.data)

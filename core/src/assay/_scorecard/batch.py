@@ -4,7 +4,6 @@ optionally spread over worker processes."""
 from __future__ import annotations
 
 import itertools
-import json
 import os
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
@@ -13,17 +12,11 @@ from typing import Any, NamedTuple
 
 from assay._errors import AssayError, ErrorCode
 from assay._scorecard.engine import Scorer, create_scorer
+from assay._scorecard.requests import canonical_json, parse_request_line
 from assay._scorecard.types import Scorecard, ScoringConfig, ScoringInputs
-from assay._wire import (
-    from_json_safe,
-    json_loads,
-    scorecard_to_json,
-    scorecard_to_wire,
-    scoring_config_to_wire,
-    to_json_safe,
-)
+from assay._wire import scorecard_to_json, scorecard_to_wire, scoring_config_to_wire
 
-__all__ = ["canonical_json", "score_many"]
+__all__ = ["score_many"]
 
 Row = ScoringInputs | Mapping[str, Any] | str
 
@@ -35,56 +28,6 @@ class _Output(NamedTuple):
     as_json: bool
     keep_errors: bool
     config_key: str  # canonical JSON of the stream's config, for request lines that carry one
-
-
-def canonical_json(value: Any) -> str:
-    """Key-sorted compact JSON of ``value`` (non-finite numbers tagged), for comparisons."""
-    return json.dumps(to_json_safe(value), sort_keys=True, separators=(",", ":"))
-
-
-def split_request(record: Any, where: str) -> tuple[Any, Any]:
-    """``(inputs, config)`` of a scoring request: ``{"inputs", "config"?, "id"?}`` or a bare
-    inputs object (config ``None``).
-
-    :raises AssayError: ``MALFORMED_INPUT`` when ``record`` is not an object or carries unknown
-        keys beside ``inputs``; ``where`` names it in the message.
-    """
-    if type(record) is not dict and not isinstance(record, Mapping):
-        raise AssayError(ErrorCode.MALFORMED_INPUT, f"{where} must be a JSON object")
-    if "inputs" not in record:
-        return record, None
-    unknown = sorted(set(record) - {"inputs", "config", "id"})
-    if unknown:
-        raise AssayError(
-            ErrorCode.MALFORMED_INPUT,
-            f"unknown key(s) {', '.join(unknown)}; expected inputs, config and optional id",
-            unknown[0],
-        )
-    return record["inputs"], record.get("config")
-
-
-def _parse_line(line: str, config_key: str) -> Any:
-    """The inputs of one JSON text row: a bare inputs object or ``{"inputs", "config"?, "id"?}``
-    whose config, if any, must be the stream's.
-
-    :raises AssayError: ``MALFORMED_INPUT`` for bad JSON or shape; ``INVALID_CONFIG`` (path
-        ``config``) for a different config.
-    """
-    try:
-        record = json_loads(line)
-    except json.JSONDecodeError as exc:
-        raise AssayError(ErrorCode.MALFORMED_INPUT, f"not valid JSON: {exc.msg}") from exc
-    if '"$float"' in line:
-        record = from_json_safe(record)
-    inputs, config = split_request(record, "a line")
-    if config is not None and canonical_json(config) != config_key:
-        raise AssayError(
-            ErrorCode.INVALID_CONFIG,
-            "every line of a stream is scored with one config; pass it once for the stream "
-            "(this line's config differs)",
-            "config",
-        )
-    return inputs
 
 
 def _score_rows(scorer: Scorer, rows: Iterable[Row], output: _Output) -> list[Any]:
@@ -102,7 +45,7 @@ def _score_rows(scorer: Scorer, rows: Iterable[Row], output: _Output) -> list[An
             append(row)
             continue
         try:
-            card = compute(_parse_line(row, config_key) if isinstance(row, str) else row)
+            card = compute(parse_request_line(row, config_key) if isinstance(row, str) else row)
         except AssayError as error:
             if not keep_errors:
                 raise
