@@ -5,8 +5,11 @@ default config are repeated to N rows (default 100,000) and scored
   1. one at a time: `scorer.compute(row)` in a loop, one process (Scorecard objects);
   2. one at a time plus the wire dict (`scorecard_to_wire`), one process;
   3. `score_many(rows, workers=W, as_wire=True)`: wire dicts in, wire dicts out, W processes;
-  4. JSON text lines in, JSON text lines out, as `assay score --jsonl` does:
-     `score_many(lines, as_json=True)` in one process, and with `workers=W` processes.
+  4. JSON text lines in, JSON text lines out through `score_many(lines, as_json=True)`, in one
+     process and with `workers=W` processes (the rows travel as blocks of lines);
+  5. a JSON Lines file scored into a JSON Lines file, as `assay score --jsonl` does:
+     `score_jsonl(source, sink)` in one process, and with `workers=W` (forked workers write
+     their blocks straight to the output file, in turn).
 Each is run --repeat times (default 3); the median calls per second is printed, with the best.
 Wall-clock time: the machine should be otherwise idle.
 
@@ -19,6 +22,7 @@ import argparse
 import itertools
 import json
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -80,6 +84,17 @@ def main() -> None:
     def lines_batch() -> int:
         return sum(1 for _ in assay.score_many(lines, workers=workers, as_json=True))
 
+    folder = tempfile.TemporaryDirectory()
+    source = Path(folder.name) / "requests.jsonl"
+    source.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+
+    def file_to_file(count: int) -> Callable[[], int]:
+        def run() -> int:
+            with source.open("rb") as requests, (Path(folder.name) / "out.jsonl").open("wb") as out:
+                return assay.score_jsonl(requests, out, workers=count).rows
+
+        return run
+
     print(
         f"rows: {len(rows)} ({len(base)} distinct default-config inputs), {args.repeat} runs each"
     )
@@ -89,9 +104,12 @@ def main() -> None:
         (f"score_many wire dicts, {workers} processes", batch_wire),
         ("JSON lines, one process", lines_one_process),
         (f"JSON lines, score_many {workers} processes", lines_batch),
+        ("JSON Lines file, score_jsonl 1 process", file_to_file(1)),
+        (f"JSON Lines file, score_jsonl {workers} processes", file_to_file(workers)),
     ):
         median, best = rate(run, args.repeat)
-        print(f"{label:<40} median {median:>9,.0f} calls/s  best {best:>9,.0f}")
+        print(f"{label:<42} median {median:>9,.0f} calls/s  best {best:>9,.0f}")
+    folder.cleanup()
 
 
 if __name__ == "__main__":

@@ -334,3 +334,36 @@ def test_direct_json_writer_leaves_what_it_cannot_write_to_the_reference_path(ca
     assert speedups.scorecard_json(card) is None
     if case != "a lone surrogate":  # no UTF-8 text can carry it; json writes it escaped
         json.loads(assay.scorecard_to_json(card))  # the public function still writes it
+
+
+def _float_sweep(count: int) -> list[float]:
+    """Seeded floats of every shape the writer meets: short decimals of every magnitude (its
+    fast path), the edges of that path, and arbitrary bit patterns (the dtoa fallback)."""
+    import random
+    import struct
+
+    rng = random.Random(20261122)
+    values = [1e-4, 9.999999999999999e-05, 1e15, 999999999999999.9, 0.1 + 0.2, 1 / 3, 25.0]
+    for _ in range(count):
+        values.append(round(rng.uniform(-1e6, 1e6) * 10 ** rng.randint(-12, 9), rng.randint(0, 10)))
+        values.append(rng.randint(1, 10**9) / 10 ** rng.randint(1, 9))
+        values.append(struct.unpack("d", struct.pack("Q", rng.getrandbits(64)))[0])
+        values.append(rng.random())
+    return [value for value in values if math.isfinite(value)] + [-value for value in values]
+
+
+def test_float_text_is_repr_for_every_kind_of_float() -> None:
+    mismatches = [
+        (value, speedups.float_text(value))
+        for value in _float_sweep(50_000)
+        if math.isfinite(value) and speedups.float_text(value) != repr(value)
+    ]
+    assert mismatches == []
+
+
+def test_float_text_tags_non_finite_numbers() -> None:
+    assert [speedups.float_text(v) for v in (math.nan, math.inf, -math.inf)] == [
+        '{"$float":"NaN"}',
+        '{"$float":"Infinity"}',
+        '{"$float":"-Infinity"}',
+    ]

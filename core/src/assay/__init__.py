@@ -26,6 +26,7 @@ from assay._scorecard.engine import (
     compute_confidence,
     create_scorer,
 )
+from assay._scorecard.jsonl import JsonlSummary, score_jsonl
 from assay._scorecard.observability import log_record, otel_attributes, record_on_span
 from assay._scorecard.policy import ScorecardEvidence, ThresholdActionPolicy
 from assay._scorecard.presets import Preset
@@ -84,6 +85,7 @@ __all__ = [
     "ErrorCode",
     "EvalSample",
     "IndexIntegrityInputs",
+    "JsonlSummary",
     "Judge",
     "JudgeReply",
     "Metric",
@@ -129,6 +131,7 @@ __all__ = [
     "render_markdown",
     "render_text",
     "reset_default_registry",
+    "score_jsonl",
     "score_many",
     "scorecard_to_json",
     "scorecard_to_wire",

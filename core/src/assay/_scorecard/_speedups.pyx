@@ -26,7 +26,8 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.object cimport Py_TYPE, PyObject_GenericSetAttr
 from cpython.ref cimport Py_INCREF, Py_XDECREF, PyObject
 from cpython.unicode cimport PyUnicode_AsUTF8AndSize, PyUnicode_DecodeUTF8
-from libc.math cimport floor, isfinite, isnan
+from libc.math cimport fabs, floor, isfinite, isnan, llround
+from libc.stdint cimport uint64_t
 from libc.string cimport memcpy, strlen
 
 from collections.abc import Mapping
@@ -93,6 +94,8 @@ cdef extern from "Python.h":
         PyMemberDef* d_member
     object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
     void* PyUnicode_DATA(object text)
+    bint PyUnicode_IS_COMPACT_ASCII(object text)
+    Py_ssize_t PyUnicode_GET_LENGTH(object text)
 
 cdef enum _Field:
     SCORE_RAW
@@ -800,18 +803,40 @@ cdef inline int _char(_Buffer* buffer, char c) except -1:
 cdef const char* _HEX = "0123456789abcdef"
 
 
+cdef inline bint _plain_word(uint64_t word):
+    """Whether no byte of an all-ASCII 8-byte word needs escaping (below 0x20, a quote, a
+    backslash): the bit tricks test every byte at once for "less than" and "equal to"."""
+    cdef uint64_t quote = word ^ 0x2222222222222222ULL
+    cdef uint64_t backslash = word ^ 0x5C5C5C5C5C5C5C5CULL
+    return ((((word - 0x2020202020202020ULL) & ~word)
+             | ((quote - 0x0101010101010101ULL) & ~quote)
+             | ((backslash - 0x0101010101010101ULL) & ~backslash))
+            & 0x8080808080808080ULL) == 0
+
+
 cdef int _string(_Buffer* buffer, object text) except -1:
     """A JSON string as json.dumps(ensure_ascii=False) writes it."""
-    cdef Py_ssize_t length, index, start = 0
+    cdef Py_ssize_t length, index, start = 0, plain = 0
     cdef const char* utf8
     cdef unsigned char c
-    try:
-        utf8 = PyUnicode_AsUTF8AndSize(text, &length)
-    except UnicodeEncodeError:  # a lone surrogate
-        raise _Unwritable()
+    cdef uint64_t word
+    if PyUnicode_IS_COMPACT_ASCII(text):
+        # the common case: the characters are the bytes; skip 8 at a time to the first escape
+        length = PyUnicode_GET_LENGTH(text)
+        utf8 = <const char*>PyUnicode_DATA(text)
+        while plain + 8 <= length:
+            memcpy(&word, utf8 + plain, 8)
+            if not _plain_word(word):
+                break
+            plain += 8
+    else:
+        try:
+            utf8 = PyUnicode_AsUTF8AndSize(text, &length)
+        except UnicodeEncodeError:  # a lone surrogate
+            raise _Unwritable()
     _reserve(buffer, length + 2)
     _char(buffer, b'"')
-    for index in range(length):
+    for index in range(plain, length):
         c = <unsigned char>utf8[index]
         if c >= 0x20 and c != 0x22 and c != 0x5C:
             if c >= 0x80:
@@ -850,6 +875,54 @@ cdef int _key(_Buffer* buffer, object key) except -1:
     return 0
 
 
+cdef double* _POWERS_OF_TEN = [1.0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8]
+
+
+cdef bint _short_decimal(_Buffer* buffer, double value) except -1:
+    """Write repr(value) when it is a decimal with 1 to 8 fraction digits between 1e-4 and 1e15
+    in magnitude (repr writes those without an exponent); return whether it was written.
+
+    repr is the shortest decimal that reads back as ``value``. The first ``digits`` for which
+    the nearest ``digits``-place decimal reads back (division of two exact doubles is correctly
+    rounded, as reading decimal text is) gives the shortest; below 1e15 decimals with that many
+    places are more than 4 ulps apart, so no other one of that length reads back."""
+    cdef double magnitude = fabs(value), scaled, power
+    cdef long long units, whole, fraction
+    cdef int digits, position
+    cdef char text[32]
+    if not (1e-4 <= magnitude < 1e15):
+        return False
+    for digits in range(1, 9):
+        power = _POWERS_OF_TEN[digits]
+        scaled = magnitude * power
+        if scaled >= 1e15:
+            return False
+        units = llround(scaled)
+        if <double>units / power != magnitude:
+            continue
+        whole = units // <long long>power
+        fraction = units % <long long>power
+        position = 32
+        for _ in range(digits):  # the fraction, zero-padded to ``digits`` places
+            position -= 1
+            text[position] = <char>(48 + fraction % 10)
+            fraction = fraction // 10
+        position -= 1
+        text[position] = b'.'
+        while True:
+            position -= 1
+            text[position] = <char>(48 + whole % 10)
+            whole = whole // 10
+            if whole == 0:
+                break
+        if value < 0:
+            position -= 1
+            text[position] = b'-'
+        _raw(buffer, text + position, 32 - position)
+        return True
+    return False
+
+
 cdef int _float_text(_Buffer* buffer, double value) except -1:
     """repr(value), the json module's float text; a non-finite number tagged (tagged mode)."""
     cdef char* text
@@ -859,6 +932,8 @@ cdef int _float_text(_Buffer* buffer, double value) except -1:
         if isnan(value):
             return _lit(buffer, b'{"$float":"NaN"}')
         return _lit(buffer, b'{"$float":"Infinity"}' if value > 0 else b'{"$float":"-Infinity"}')
+    if _short_decimal(buffer, value):
+        return 0
     text = PyOS_double_to_string(value, b'r', 0, 0x02, NULL)  # 0x02: Py_DTSF_ADD_DOT_0
     try:
         _raw(buffer, text, strlen(text))
@@ -1084,6 +1159,23 @@ cdef int _card_json(_Buffer* buffer, object card) except -1:
         buffer.ascii = True
         buffer.tagged = True
         return _scorecard_json(buffer, card)
+
+
+def float_text(double value):
+    """The text this writer gives a float (repr(value); tagged when non-finite), for tests."""
+    cdef _Buffer buffer
+    buffer.size = 0
+    buffer.capacity = 64
+    buffer.ascii = True
+    buffer.tagged = True
+    buffer.data = <char*>PyMem_Malloc(buffer.capacity)
+    if buffer.data == NULL:
+        raise MemoryError()
+    try:
+        _float_text(&buffer, value)
+        return PyUnicode_DecodeUTF8(buffer.data, buffer.size, NULL)
+    finally:
+        PyMem_Free(buffer.data)
 
 
 def scorecard_json(scorecard):

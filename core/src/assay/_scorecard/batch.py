@@ -8,10 +8,11 @@ import os
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from assay._errors import AssayError, ErrorCode
 from assay._scorecard.engine import Scorer, create_scorer
+from assay._scorecard.lines import BlockResult, score_block
 from assay._scorecard.requests import canonical_json, parse_request_line
 from assay._scorecard.types import Scorecard, ScoringConfig, ScoringInputs
 from assay._wire import scorecard_to_json, scorecard_to_wire, scoring_config_to_wire
@@ -70,6 +71,34 @@ def _score_chunk(rows: list[Row], output: _Output) -> list[Any]:
     scorer = _worker_scorer
     assert scorer is not None, "worker initializer did not run"
     return _score_rows(scorer, rows, output)
+
+
+def _score_block_chunk(block: bytes, config_key: str) -> BlockResult:
+    assert _worker_scorer is not None, "worker initializer did not run"
+    return score_block(_worker_scorer, block, config_key, skip_blank=False)
+
+
+def _as_block(chunk: list[Row]) -> bytes | None:
+    """A chunk of JSON text rows as one block of lines (one memory copy to a worker instead of
+    a pickled list), or ``None`` when it cannot be one: a row that is not text, holds a newline
+    or is not encodable as UTF-8 (a lone surrogate)."""
+    if not all(type(row) is str for row in chunk):
+        return None
+    joined = "\n".join(cast(list[str], chunk))
+    if joined.count("\n") != len(chunk) - 1:
+        return None
+    try:
+        return joined.encode()
+    except UnicodeEncodeError:
+        return None
+
+
+def _block_rows(result: BlockResult) -> list[str | AssayError]:
+    """The rows of a block scored with ``skip_blank=False``: JSON text lines, errors in place."""
+    rows: list[str | AssayError] = list(result.text.decode().split("\n")[:-1])
+    for row, _, error in result.errors:
+        rows[row] = error
+    return rows
 
 
 def score_many(
@@ -136,16 +165,22 @@ def _parallel(
         initargs=(scoring_config_to_wire(scorer.config),),
     )
     iterator = iter(rows)
-    pending: deque[Future[list[Any]]] = deque()
+    pending: deque[Future[Any]] = deque()
 
     def submit() -> bool:
         chunk = list(itertools.islice(iterator, chunk_size))
         if not chunk:
             return False
-        if own:
-            pending.append(pool.submit(_score_chunk, chunk, output))
+        block = _as_block(chunk) if output.as_json else None
+        if block is None:
+            if own:
+                pending.append(pool.submit(_score_chunk, chunk, output))
+            else:
+                pending.append(pool.submit(_score_rows, scorer, chunk, output))
+        elif own:
+            pending.append(pool.submit(_score_block_chunk, block, output.config_key))
         else:
-            pending.append(pool.submit(_score_rows, scorer, chunk, output))
+            pending.append(pool.submit(score_block, scorer, block, output.config_key, False))
         return True
 
     try:
@@ -155,7 +190,13 @@ def _parallel(
         while pending:
             results = pending.popleft().result()
             submit()
-            yield from results
+            if not isinstance(results, BlockResult):
+                yield from results
+                continue
+            for result in _block_rows(results):
+                if isinstance(result, AssayError) and not output.keep_errors:
+                    raise result
+                yield result
     finally:
         for future in pending:
             future.cancel()
