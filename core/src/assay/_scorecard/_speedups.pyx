@@ -888,7 +888,7 @@ cdef bint _short_decimal(_Buffer* buffer, double value) except -1:
     places are more than 4 ulps apart, so no other one of that length reads back."""
     cdef double magnitude = fabs(value), scaled, power
     cdef long long units, whole, fraction
-    cdef int digits, position
+    cdef int digits, position, place
     cdef char text[32]
     if not (1e-4 <= magnitude < 1e15):
         return False
@@ -903,7 +903,7 @@ cdef bint _short_decimal(_Buffer* buffer, double value) except -1:
         whole = units // <long long>power
         fraction = units % <long long>power
         position = 32
-        for _ in range(digits):  # the fraction, zero-padded to ``digits`` places
+        for place in range(digits):  # the fraction, zero-padded to ``digits`` places
             position -= 1
             text[position] = <char>(48 + fraction % 10)
             fraction = fraction // 10

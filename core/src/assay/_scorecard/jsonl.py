@@ -10,6 +10,7 @@ order. Moving the scorecards back through the parent (about 2.4 KB of JSON each)
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import os
@@ -290,7 +291,10 @@ class _Ring:
         my_turn, next_turn = turns[index], turns[(index + 1) % self.count]
         try:
             while True:
-                message = feed.recv_bytes()
+                try:
+                    message = feed.recv_bytes()
+                except EOFError:  # the parent stopped early (it failed or was interrupted)
+                    return
                 if len(message) == 8:
                     break
                 first_line = int.from_bytes(message[:8], "little")
@@ -306,10 +310,21 @@ class _Ring:
             report.send((rows, failed))
         except BaseException as exc:  # reported to the parent, which raises it
             next_turn.release()  # the others must not wait for a turn this worker will not take
-            report.send(exc)
+            _send_quietly(report, exc)
         finally:
             report.close()
             feed.close()
+
+
+def _send_quietly(report: Connection, exc: BaseException) -> None:
+    """Report a worker's exception; a parent that is gone is not waiting for it."""
+    try:
+        report.send(exc)
+    except OSError:
+        pass
+    except Exception:  # the exception does not pickle: send its text
+        with contextlib.suppress(OSError):
+            report.send(RuntimeError(f"a scoring worker failed: {exc!r}"))
 
 
 def _write_all(fd: int, text: bytes) -> None:
