@@ -944,13 +944,17 @@ cdef int _float_text(_Buffer* buffer, double value) except -1:
 
 cdef int _int_text(_Buffer* buffer, object value) except -1:
     cdef long long number
-    cdef unsigned long long magnitude
-    cdef char digits[24]
-    cdef int position = 24
     try:
         number = value
     except OverflowError:  # beyond 64 bits: the reference path decides how to write it
         raise _Unwritable()
+    return _long_text(buffer, number)
+
+
+cdef int _long_text(_Buffer* buffer, long long number) except -1:
+    cdef unsigned long long magnitude
+    cdef char digits[24]
+    cdef int position = 24
     magnitude = (0ULL - <unsigned long long>number) if number < 0 else <unsigned long long>number
     while True:
         position -= 1
@@ -971,8 +975,8 @@ cdef int _wire_number(_Buffer* buffer, object value) except -1:
     if kind is float:
         number = value
         if isfinite(number) and number == floor(number):
-            if -9.2e18 < number < 9.2e18:
-                return _int_text(buffer, int(value))
+            if -9.2e18 < number < 9.2e18:  # exactly int(value): an integral double in range
+                return _long_text(buffer, <long long>number)
             raise _Unwritable()
         return _float_text(buffer, number)
     return _value(buffer, value)
@@ -991,7 +995,7 @@ cdef int _value(_Buffer* buffer, object value) except -1:
     if kind is float:
         number = value
         if buffer.tagged and number == floor(number) and -_TWO_53 < number < _TWO_53:
-            return _int_text(buffer, int(value))
+            return _long_text(buffer, <long long>number)
         return _float_text(buffer, number)
     if value is None:
         return _lit(buffer, b"null")

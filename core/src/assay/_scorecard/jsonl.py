@@ -14,6 +14,7 @@ import contextlib
 import json
 import multiprocessing
 import os
+import threading
 from collections import deque
 from collections.abc import Iterator, Mapping
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -83,28 +84,32 @@ def score_jsonl(
         raise AssayError(
             ErrorCode.INVALID_CONFIG, "workers must be >= 0 and block_size >= 1", "workers"
         )
+    if getattr(sink, "closed", False):
+        raise AssayError(ErrorCode.IO_ERROR, "cannot write the output: it is closed")
     scorer = create_scorer(config)
     config_key = canonical_json(scoring_config_to_wire(config))
     workers = workers or os.cpu_count() or 1
-    blocks = read_blocks(source, block_size)
+    blocks = _numbered(read_blocks(source, block_size))
     try:
         if executor is not None:
             return _with_executor(executor, scorer, config_key, blocks, sink, workers)
         if workers == 1:
             return _here(scorer, config_key, blocks, sink)
-        sink_fd = _file_descriptor(sink)
-        if sink_fd is not None and "fork" in multiprocessing.get_all_start_methods():
-            sink.flush()
-            return _Ring(scorer, config_key, workers, sink_fd).run(blocks)
-        pool = ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(scorer,))
+        if "fork" in multiprocessing.get_all_start_methods():
+            return _Ring(scorer, config_key, workers).run(blocks, sink)
+        # no fork (Windows): a pool of fresh processes, each building the scorer from the config
+        pool = ProcessPoolExecutor(
+            workers, initializer=_init_worker, initargs=(scoring_config_to_wire(config),)
+        )
         with pool:
             return _with_executor(pool, None, config_key, blocks, sink, workers)
     except BrokenPipeError as exc:
         raise AssayError(
             ErrorCode.IO_ERROR, "cannot write the output: the reader closed it"
         ) from exc
-    except OSError as exc:
-        raise AssayError(ErrorCode.IO_ERROR, f"cannot write the output: {exc.strerror}") from exc
+    except (OSError, ValueError) as exc:  # ValueError: the sink was closed while in use
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise AssayError(ErrorCode.IO_ERROR, f"cannot write the output: {reason}") from exc
 
 
 def render_block(result: BlockResult, first_line: int) -> tuple[bytes, int]:
@@ -129,18 +134,24 @@ def error_record(error: AssayError, line: int) -> str:
 
 
 def _numbered(blocks: Iterator[bytes]) -> Iterator[tuple[bytes, int]]:
-    """Each block with the input line number of its first line."""
+    """Each block with the input line number of its first line.
+
+    :raises AssayError: ``IO_ERROR`` when the source cannot be read.
+    """
     line = 1
-    for block in blocks:
-        yield block, line
-        line += block.count(b"\n")
+    try:
+        for block in blocks:
+            yield block, line
+            line += block.count(b"\n")
+    except OSError as exc:
+        raise AssayError(ErrorCode.IO_ERROR, f"cannot read the input: {exc.strerror}") from exc
 
 
 def _here(
-    scorer: Scorer, config_key: str, blocks: Iterator[bytes], sink: IO[bytes]
+    scorer: Scorer, config_key: str, blocks: Iterator[tuple[bytes, int]], sink: IO[bytes]
 ) -> JsonlSummary:
     rows = failed = 0
-    for block, first_line in _numbered(blocks):
+    for block, first_line in blocks:
         result = score_block(scorer, block, config_key)
         text, count = render_block(result, first_line)
         sink.write(text)
@@ -153,9 +164,9 @@ def _here(
 _worker_scorer: Scorer | None = None
 
 
-def _init_worker(scorer: Scorer) -> None:
+def _init_worker(config: Mapping[str, Any]) -> None:
     global _worker_scorer
-    _worker_scorer = scorer
+    _worker_scorer = create_scorer(config)
 
 
 def _score_in_worker(block: bytes, config_key: str) -> BlockResult:
@@ -167,18 +178,17 @@ def _with_executor(
     pool: Executor,
     scorer: Scorer | None,
     config_key: str,
-    blocks: Iterator[bytes],
+    blocks: Iterator[tuple[bytes, int]],
     sink: IO[bytes],
     workers: int,
 ) -> JsonlSummary:
     """Blocks scored on ``pool`` (with ``scorer`` sent along, or the workers' own), results
     written here in order; at most ``2 * workers`` blocks in flight."""
     pending: deque[tuple[Future[BlockResult], int]] = deque()
-    numbered = _numbered(blocks)
     rows = failed = 0
 
     def submit() -> bool:
-        item = next(numbered, None)
+        item = next(blocks, None)
         if item is None:
             return False
         block, first_line = item
@@ -211,42 +221,59 @@ def _with_executor(
 def _file_descriptor(sink: IO[bytes]) -> int | None:
     try:
         return sink.fileno()
-    except (AttributeError, OSError, ValueError):  # io.BytesIO, a test runner's capture
+    except (AttributeError, OSError):  # io.BytesIO, a test runner's capture
         return None
 
 
 class _Ring:
-    """Forked workers that write their blocks straight to the output, in turn (see above)."""
+    """Forked workers that write their blocks straight to the output, in turn (see above).
 
-    def __init__(self, scorer: Scorer, config_key: str, workers: int, sink_fd: int) -> None:
+    A sink without a file descriptor (``io.BytesIO``) gets a pipe in its place, which a thread
+    of this process drains into ``sink.write``. Every worker closes the file descriptors it
+    inherited but does not use, so that the ends of pipes this process holds (a source it feeds
+    itself, a sink it reads itself) close when this process closes them.
+    """
+
+    def __init__(self, scorer: Scorer, config_key: str, workers: int) -> None:
         self.scorer = scorer
         self.config_key = config_key
         self.count = workers
-        self.sink_fd = sink_fd
 
-    def run(self, blocks: Iterator[bytes]) -> JsonlSummary:
+    def run(self, blocks: Iterator[tuple[bytes, int]], sink: IO[bytes]) -> JsonlSummary:
         context = multiprocessing.get_context("fork")
         turns = [context.Semaphore(1 if index == 0 else 0) for index in range(self.count)]
+        sink_fd = _file_descriptor(sink)
+        drain: _Drain | None = None
+        if sink_fd is None:
+            drain_fd, sink_fd = os.pipe()
+            drain = _Drain(drain_fd, sink)
+        else:
+            sink.flush()
         processes = []
         feeds: list[Connection] = []
         reports: list[Connection] = []
         try:
-            for index in range(self.count):
-                feed_out, feed_in = context.Pipe(duplex=False)
-                report_out, report_in = context.Pipe(duplex=False)
-                process = context.Process(
-                    target=self._work,
-                    args=(index, feed_out, report_in, turns),
-                    name=f"assay-score-{index}",
-                    daemon=True,
-                )
-                process.start()
-                feed_out.close()
-                report_in.close()
-                processes.append(process)
-                feeds.append(feed_in)
-                reports.append(report_out)
-            for number, (block, first_line) in enumerate(_numbered(blocks)):
+            try:
+                for index in range(self.count):
+                    feed_out, feed_in = context.Pipe(duplex=False)
+                    report_out, report_in = context.Pipe(duplex=False)
+                    process = context.Process(
+                        target=self._work,
+                        args=(index, sink_fd, feed_out, report_in, turns),
+                        name=f"assay-score-{index}",
+                        daemon=True,
+                    )
+                    process.start()
+                    feed_out.close()
+                    report_in.close()
+                    processes.append(process)
+                    feeds.append(feed_in)
+                    reports.append(report_out)
+            finally:
+                if drain is not None:  # started after forking: a child gets no copy of it
+                    os.close(sink_fd)  # the workers hold the write end now
+                    drain.start()
+            for number, (block, first_line) in enumerate(blocks):
                 self._send(feeds[number % self.count], reports, first_line, block)
             for feed in feeds:
                 self._send(feed, reports, 0, b"")  # end of input
@@ -255,7 +282,6 @@ class _Ring:
                 scored, errors = self._report(report)
                 rows += scored
                 failed += errors
-            return JsonlSummary(rows, failed, self.count)
         finally:
             for connection in feeds + reports:
                 connection.close()
@@ -264,6 +290,11 @@ class _Ring:
                 if process.is_alive():
                     process.terminate()
                     process.join()
+            if drain is not None:
+                drain.join()
+        if drain is not None:
+            drain.raise_failure()
+        return JsonlSummary(rows, failed, self.count)
 
     @staticmethod
     def _send(feed: Connection, reports: list[Connection], first_line: int, block: bytes) -> None:
@@ -286,7 +317,10 @@ class _Ring:
         rows, failed = outcome
         return int(rows), int(failed)
 
-    def _work(self, index: int, feed: Connection, report: Connection, turns: list[Any]) -> None:
+    def _work(
+        self, index: int, sink_fd: int, feed: Connection, report: Connection, turns: list[Any]
+    ) -> None:
+        _close_inherited_fds({0, 1, 2, sink_fd, feed.fileno(), report.fileno()})
         rows = failed = 0
         my_turn, next_turn = turns[index], turns[(index + 1) % self.count]
         try:
@@ -294,6 +328,7 @@ class _Ring:
                 try:
                     message = feed.recv_bytes()
                 except EOFError:  # the parent stopped early (it failed or was interrupted)
+                    next_turn.release()  # nobody waits for a turn this worker will not take
                     return
                 if len(message) == 8:
                     break
@@ -302,7 +337,7 @@ class _Ring:
                 text, count = render_block(result, first_line)
                 my_turn.acquire()
                 try:
-                    _write_all(self.sink_fd, text)
+                    _write_all(sink_fd, text)
                 finally:
                     next_turn.release()
                 rows += count
@@ -314,6 +349,42 @@ class _Ring:
         finally:
             report.close()
             feed.close()
+
+
+class _Drain(threading.Thread):
+    """Copies what the workers write into a pipe to a sink without a file descriptor. After a
+    failed write it keeps reading (and drops the rest), so that no worker blocks on a full pipe;
+    :meth:`raise_failure` then raises the failure."""
+
+    def __init__(self, read_fd: int, sink: IO[bytes]) -> None:
+        super().__init__(name="assay-score-drain", daemon=True)
+        self.read_fd = read_fd
+        self.sink = sink
+        self.failure: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            while data := os.read(self.read_fd, 1 << 20):
+                if self.failure is None:
+                    try:
+                        self.sink.write(data)
+                    except BaseException as exc:  # raised in the caller's thread afterwards
+                        self.failure = exc
+        finally:
+            os.close(self.read_fd)
+
+    def raise_failure(self) -> None:
+        if self.failure is not None:
+            raise self.failure
+
+
+def _close_inherited_fds(keep: set[int]) -> None:
+    """Close every file descriptor of this (forked) process except ``keep``."""
+    low = 0
+    for fd in [*sorted(keep), os.sysconf("SC_OPEN_MAX")]:
+        if fd > low:
+            os.closerange(low, fd)
+        low = fd + 1
 
 
 def _send_quietly(report: Connection, exc: BaseException) -> None:
