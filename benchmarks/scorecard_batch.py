@@ -2,7 +2,8 @@
 
 The non-error computeConfidence inputs of ../shared/conformance/scorecard/cases.jsonl that use the
 default config are repeated to N rows (default 100,000) and scored
-  1. one at a time: `scorer.compute(row)` in a loop, one process (Scorecard objects);
+  1. one at a time: `scorer.compute(row)` in a loop, one process (Scorecard objects), and
+     `score_many(rows)` in one process (the same, as a stream);
   2. one at a time plus the wire dict (`scorecard_to_wire`), one process;
   3. `score_many(rows, workers=W, as_wire=True)`: wire dicts in, wire dicts out, W processes;
   4. JSON text lines in, JSON text lines out through `score_many(lines, as_json=True)`, in one
@@ -70,6 +71,9 @@ def main() -> None:
             scorer.compute(row)
         return len(rows)
 
+    def batch_one_process() -> int:
+        return sum(1 for _ in assay.score_many(rows))
+
     def one_at_a_time_wire() -> int:
         for row in rows:
             to_wire(scorer.compute(row))
@@ -100,6 +104,7 @@ def main() -> None:
     )
     for label, run in (
         ("one at a time (Scorecard)", one_at_a_time),
+        ("score_many Scorecards, 1 process", batch_one_process),
         ("one at a time + wire dict", one_at_a_time_wire),
         (f"score_many wire dicts, {workers} processes", batch_wire),
         ("JSON lines, one process", lines_one_process),

@@ -31,32 +31,35 @@ class _Output(NamedTuple):
     config_key: str  # canonical JSON of the stream's config, for request lines that carry one
 
 
-def _score_rows(scorer: Scorer, rows: Iterable[Row], output: _Output) -> list[Any]:
-    out: list[Any] = []
-    append = out.append
+def _results(scorer: Scorer, rows: Iterable[Row], output: _Output) -> Iterator[Any]:
+    """The result of every row, in order, as ``output`` asks (one generator, so that scoring in
+    this process costs no more per row than calling ``scorer.compute`` in a loop)."""
     compute = scorer.compute
-    as_json, as_wire, keep_errors, config_key = (
-        output.as_json,
-        output.as_wire,
-        output.keep_errors,
-        output.config_key,
-    )
+    as_json, as_wire, keep_errors = output.as_json, output.as_wire, output.keep_errors
+    config_key = output.config_key
+    if not (as_json or as_wire or keep_errors):  # the common case: Scorecards, errors raise
+        for row in rows:
+            yield compute(parse_request_line(row, config_key) if isinstance(row, str) else row)
+        return
     for row in rows:
         if keep_errors and isinstance(row, AssayError):
-            append(row)
+            yield row
             continue
         try:
             card = compute(parse_request_line(row, config_key) if isinstance(row, str) else row)
         except AssayError as error:
             if not keep_errors:
                 raise
-            append(error)
+            yield error
             continue
         if as_json:
-            append(scorecard_to_json(card))
+            yield scorecard_to_json(card)
         else:
-            append(scorecard_to_wire(card) if as_wire else card)
-    return out
+            yield scorecard_to_wire(card) if as_wire else card
+
+
+def _score_rows(scorer: Scorer, rows: Iterable[Row], output: _Output) -> list[Any]:
+    return list(_results(scorer, rows, output))
 
 
 _worker_scorer: Scorer | None = None
@@ -141,13 +144,8 @@ def score_many(
     output = _Output(as_wire, as_json, keep_errors, canonical_json(scoring_config_to_wire(config)))
     workers = workers or os.cpu_count() or 1
     if workers == 1 and executor is None:
-        return _serial(scorer, rows, output)
+        return _results(scorer, rows, output)
     return _parallel(scorer, rows, workers, chunk_size, output, executor)
-
-
-def _serial(scorer: Scorer, rows: Iterable[Row], output: _Output) -> Iterator[Any]:
-    for row in rows:
-        yield from _score_rows(scorer, (row,), output)
 
 
 def _parallel(
