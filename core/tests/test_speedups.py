@@ -367,3 +367,26 @@ def test_float_text_tags_non_finite_numbers() -> None:
         '{"$float":"Infinity"}',
         '{"$float":"-Infinity"}',
     ]
+
+
+def test_direct_json_writer_escapes_strings_of_every_make_up_as_json_does() -> None:
+    """Seeded strings of 0-40 characters mixing plain ASCII (the 8-byte fast scan), quotes,
+    backslashes, control characters and non-ASCII text, as keys, values and explanations."""
+    import random
+
+    rng = random.Random(2026)
+    alphabet = ["a", "Z", " ", "7", '"', "\\", "\n", "\x00", "\x1f", "\x7f", "é", "—", "𝄞"]
+    weights = [30, 10, 10, 10, 2, 2, 2, 1, 1, 1, 2, 2, 1]
+
+    def text() -> str:
+        return "".join(rng.choices(alphabet, weights, k=rng.randint(0, 40)))
+
+    for _ in range(300):
+        diagnostics = {text(): text() for _ in range(3)}
+        card = engine.PURE_COMPUTE(_scorer(Diagnosed(diagnostics, text())), INPUTS["empty"])
+        written = speedups.scorecard_json(card)
+        assert written == json.dumps(
+            json.loads(_wire.wire_to_json(_wire.PURE_SCORECARD_TO_WIRE(card))),
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )

@@ -814,31 +814,53 @@ cdef inline bint _plain_word(uint64_t word):
             & 0x8080808080808080ULL) == 0
 
 
+cdef inline bint _plain_byte(unsigned char c):
+    return c >= 0x20 and c != 0x22 and c != 0x5C
+
+
 cdef int _string(_Buffer* buffer, object text) except -1:
     """A JSON string as json.dumps(ensure_ascii=False) writes it."""
-    cdef Py_ssize_t length, index, start = 0, plain = 0
-    cdef const char* utf8
-    cdef unsigned char c
+    cdef Py_ssize_t length, plain = 0
+    cdef const char* chars
+    cdef char* out
     cdef uint64_t word
     if PyUnicode_IS_COMPACT_ASCII(text):
-        # the common case: the characters are the bytes; skip 8 at a time to the first escape
+        # the common case: the characters are the bytes, and most need no escape: find the
+        # first that does, 8 at a time, and copy the whole string at once when there is none
         length = PyUnicode_GET_LENGTH(text)
-        utf8 = <const char*>PyUnicode_DATA(text)
+        chars = <const char*>PyUnicode_DATA(text)
         while plain + 8 <= length:
-            memcpy(&word, utf8 + plain, 8)
+            memcpy(&word, chars + plain, 8)
             if not _plain_word(word):
                 break
             plain += 8
-    else:
-        try:
-            utf8 = PyUnicode_AsUTF8AndSize(text, &length)
-        except UnicodeEncodeError:  # a lone surrogate
-            raise _Unwritable()
+        while plain < length and _plain_byte(<unsigned char>chars[plain]):
+            plain += 1
+        if plain == length:
+            _reserve(buffer, length + 2)
+            out = buffer.data + buffer.size
+            out[0] = b'"'
+            memcpy(out + 1, chars, length)
+            out[length + 1] = b'"'
+            buffer.size += length + 2
+            return 0
+        return _escaped(buffer, chars, length, plain)
+    try:
+        chars = PyUnicode_AsUTF8AndSize(text, &length)
+    except UnicodeEncodeError:  # a lone surrogate
+        raise _Unwritable()
+    return _escaped(buffer, chars, length, 0)
+
+
+cdef int _escaped(_Buffer* buffer, const char* utf8, Py_ssize_t length, Py_ssize_t plain) except -1:
+    """The JSON string of ``length`` UTF-8 bytes whose first ``plain`` need no escape."""
+    cdef Py_ssize_t index, start = 0
+    cdef unsigned char c
     _reserve(buffer, length + 2)
     _char(buffer, b'"')
     for index in range(plain, length):
         c = <unsigned char>utf8[index]
-        if c >= 0x20 and c != 0x22 and c != 0x5C:
+        if _plain_byte(c):
             if c >= 0x80:
                 buffer.ascii = False
             continue
