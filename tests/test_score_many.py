@@ -91,3 +91,37 @@ def test_json_lines_in_and_out_match_the_wire_shape() -> None:
     assert json.loads(scored)["dimensions"]["grounding"]["breakdown"]["diagnostics"][
         "faithfulnessScore"
     ] == {"$float": "NaN"}
+
+
+def test_json_rows_a_block_cannot_carry_are_scored_as_rows_with_the_same_results() -> None:
+    """Rows with a newline (pretty-printed JSON) or a lone surrogate cannot travel in a block
+    of lines; their chunk goes row by row and gives what one process gives."""
+    import json
+
+    pretty = json.dumps(ROWS[0], indent=2)
+    surrogate = json.dumps({**ROWS[1], "documentsSilent": "\ud800"}, ensure_ascii=False)
+    lines = [json.dumps(row) for row in ROWS[:20]]
+    lines[3], lines[12] = pretty, surrogate
+
+    def results(workers: int) -> list:
+        got = assay.score_many(
+            lines, {}, workers=workers, chunk_size=8, as_json=True, keep_errors=True
+        )
+        return [r.to_dict() if isinstance(r, assay.AssayError) else r for r in got]
+
+    serial = results(1)
+    assert json.loads(serial[3]) == assay.to_json_safe(EXPECTED[0])
+    assert results(2) == serial
+
+
+def test_a_bad_json_row_raises_after_the_rows_before_it_without_keep_errors() -> None:
+    import json
+
+    lines = [json.dumps(row) for row in ROWS[:10]]
+    lines[6] = "{broken"
+    got: list = []
+    with pytest.raises(assay.AssayError) as caught:
+        for result in assay.score_many(lines, workers=2, chunk_size=4, as_json=True):
+            got.append(result)
+    assert caught.value.code == "MALFORMED_INPUT"
+    assert [json.loads(line) for line in got] == [assay.to_json_safe(wire) for wire in EXPECTED[:6]]

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 import assay
-from assay.testing import typed_fields
+from assay.testing import pure_python_result, typed_fields
 
 VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "scorecard"
 COMPILED = ("assay._scorecard._speedups", "assay_grounding._speedups", "assay_retrieval._speedups")
@@ -56,20 +56,7 @@ def test_compiled_twins_are_built_and_in_use() -> None:
 
 
 def test_compiled_and_pure_results_are_identical_on_every_vector() -> None:
-    script = (
-        "import json, sys; sys.path.insert(0, sys.argv[1]); import test_speedups as t; "
-        "print(json.dumps(t.score_every_vector()))"
-    )
-    env = {**os.environ, "ASSAY_PURE_PYTHON": "1"}
-    pure = subprocess.run(
-        [sys.executable, "-c", script, str(Path(__file__).parent)],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=600,
-    )
-    expected = json.loads(pure.stdout)
+    expected = pure_python_result(__file__, "score_every_vector")
     actual = json.loads(json.dumps(score_every_vector()))
     assert len(actual) == len(expected) > 600
     mismatches = [i for i, (a, e) in enumerate(zip(actual, expected, strict=True)) if a != e]

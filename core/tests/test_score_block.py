@@ -17,8 +17,6 @@ import io
 import itertools
 import json
 import os
-import subprocess
-import sys
 import threading
 from collections import Counter
 from pathlib import Path
@@ -29,6 +27,7 @@ import pytest
 import assay
 from assay._scorecard import lines
 from assay._scorecard.requests import canonical_json
+from assay.testing import pure_python_result
 
 VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "conformance" / "scorecard"
 COMPILED = lines.score_block is not lines.PURE_SCORE_BLOCK
@@ -423,23 +422,16 @@ def score_mixed_blocks() -> list[Any]:
     return results
 
 
+def score_mixed_blocks_pure() -> list[Any]:
+    """:func:`score_mixed_blocks` in the ASSAY_PURE_PYTHON=1 process, which must be using the
+    reference."""
+    assert lines.score_block is lines.PURE_SCORE_BLOCK
+    return score_mixed_blocks()
+
+
 @needs_twin
 def test_twin_matches_a_fully_pure_process() -> None:
-    script = (
-        "import json, sys; sys.path.insert(0, sys.argv[1]); import test_score_block as t; "
-        "from assay._scorecard import lines; "
-        "assert lines.score_block is lines.PURE_SCORE_BLOCK; "
-        "print(json.dumps(t.score_mixed_blocks()))"
-    )
-    pure = subprocess.run(
-        [sys.executable, "-c", script, str(Path(__file__).parent)],
-        env={**os.environ, "ASSAY_PURE_PYTHON": "1"},
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    )
-    expected = json.loads(pure.stdout)
+    expected = pure_python_result(__file__, "score_mixed_blocks_pure", timeout=120)
     actual = json.loads(json.dumps(score_mixed_blocks()))
     assert len(actual) == len(expected) == 5
     for index, (got, want) in enumerate(zip(actual, expected, strict=True)):

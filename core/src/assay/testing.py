@@ -15,13 +15,20 @@ Behavioural checks for your own objects (call them from your tests):
   deterministically.
 * :func:`assert_wire_equal` — deep equality of JSON-like values with numbers compared as numbers,
   NaN equal to NaN, and chosen free-text keys ignored (how the conformance vectors compare).
+
+For compiled twins (docs/speedups.md): :func:`typed_fields` spells out the types of a result,
+:func:`pure_python_result` computes one in a process where every twin is off.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
+import subprocess
+import sys
 from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -39,6 +46,7 @@ __all__ = [
     "assert_wire_equal",
     "check_dimension",
     "check_policy",
+    "pure_python_result",
     "typed_fields",
     "wire_differences",
 ]
@@ -164,3 +172,30 @@ def typed_fields(value: Any) -> Any:
     if isinstance(value, float):
         return [type(value).__name__, repr(value)]
     return [type(value).__name__, value]
+
+
+def pure_python_result(test_file: str | Path, function: str, *, timeout: float = 600) -> Any:
+    """What ``function()`` of the test module ``test_file`` returns when run in a fresh
+    interpreter with ``ASSAY_PURE_PYTHON=1`` (every compiled twin off), read back from JSON —
+    to compare with what the same function returns in this process, twins on.
+
+    The module is imported by name from its folder, so ``function`` and what it calls must not
+    depend on pytest fixtures; it must return JSON-able values (see :func:`typed_fields`).
+
+    :raises subprocess.CalledProcessError: when the pure run fails (its stderr is attached);
+        :class:`subprocess.TimeoutExpired` after ``timeout`` seconds.
+    """
+    path = Path(test_file)
+    script = (
+        "import json, sys, importlib; sys.path.insert(0, sys.argv[1]); "
+        "print(json.dumps(getattr(importlib.import_module(sys.argv[2]), sys.argv[3])()))"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", script, str(path.parent), path.stem, function],
+        env={**os.environ, "ASSAY_PURE_PYTHON": "1"},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=timeout,
+    )
+    return json.loads(completed.stdout)

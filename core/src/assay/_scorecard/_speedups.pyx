@@ -1,13 +1,17 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """Compiled twin of the scorecard's hot path.
 
-It mirrors, statement for statement, three pure-Python functions that stay the reference:
+It mirrors, statement for statement, pure-Python functions that stay the reference:
 
 - :func:`assay._scorecard.types.dimension_score` (``dimension_score`` here),
 - :func:`assay._scorecard.input_checks.check_common_inputs`,
 - :meth:`assay._scorecard.engine.Scorer.compute` (``compute`` here), with
   :meth:`ThresholdActionPolicy.decide <assay._scorecard.policy.ThresholdActionPolicy.decide>`
-  inlined for the default policy.
+  inlined for the default policy,
+- :func:`assay._wire.scorecard_to_wire`, :func:`assay._wire.all_finite` and the JSON text of
+  :func:`assay._wire.scorecard_to_json` (``scorecard_json``, written from the records),
+- :func:`assay._scorecard.lines.score_block` (a block of JSON Lines requests scored into one
+  buffer of scorecard lines).
 
 Results are identical, down to int-versus-float types and every string: the tests compare the
 two on every conformance input. Arithmetic runs on C doubles only where the operands are exact

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, NamedTuple, cast
 
 from assay._errors import AssayError, ErrorCode
 from assay._scorecard.engine import Scorer, create_scorer
 from assay._scorecard.lines import BlockResult, score_block
+from assay._scorecard.pipeline import Job, in_order
 from assay._scorecard.requests import canonical_json, parse_request_line
 from assay._scorecard.types import Scorecard, ScoringConfig, ScoringInputs
 from assay._wire import scorecard_to_json, scorecard_to_wire, scoring_config_to_wire
@@ -163,31 +163,22 @@ def _parallel(
         initargs=(scoring_config_to_wire(scorer.config),),
     )
     iterator = iter(rows)
-    pending: deque[Future[Any]] = deque()
 
-    def submit() -> bool:
-        chunk = list(itertools.islice(iterator, chunk_size))
-        if not chunk:
-            return False
-        block = _as_block(chunk) if output.as_json else None
-        if block is None:
-            if own:
-                pending.append(pool.submit(_score_chunk, chunk, output))
+    def jobs() -> Iterator[Job[None]]:
+        while chunk := list(itertools.islice(iterator, chunk_size)):
+            block = _as_block(chunk) if output.as_json else None
+            if block is None:
+                if own:
+                    yield _score_chunk, (chunk, output), None
+                else:
+                    yield _score_rows, (scorer, chunk, output), None
+            elif own:
+                yield _score_block_chunk, (block, output.config_key), None
             else:
-                pending.append(pool.submit(_score_rows, scorer, chunk, output))
-        elif own:
-            pending.append(pool.submit(_score_block_chunk, block, output.config_key))
-        else:
-            pending.append(pool.submit(score_block, scorer, block, output.config_key, False))
-        return True
+                yield score_block, (scorer, block, output.config_key, False), None
 
     try:
-        for _ in range(2 * workers):
-            if not submit():
-                break
-        while pending:
-            results = pending.popleft().result()
-            submit()
+        for results, _ in in_order(pool, jobs(), 2 * workers):
             if not isinstance(results, BlockResult):
                 yield from results
                 continue
@@ -196,7 +187,5 @@ def _parallel(
                     raise result
                 yield result
     finally:
-        for future in pending:
-            future.cancel()
         if own:
             pool.shutdown(wait=True, cancel_futures=True)

@@ -15,9 +15,8 @@ import json
 import multiprocessing
 import os
 import threading
-from collections import deque
 from collections.abc import Iterator, Mapping
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from multiprocessing.connection import Connection, wait
 from typing import IO, Any, cast
 
@@ -26,6 +25,7 @@ import attrs
 from assay._errors import AssayError, ErrorCode
 from assay._scorecard.engine import Scorer, create_scorer
 from assay._scorecard.lines import BlockResult, read_blocks, score_block
+from assay._scorecard.pipeline import Job, in_order
 from assay._scorecard.requests import canonical_json
 from assay._scorecard.types import ScoringConfig
 from assay._wire import scoring_config_to_wire, to_json_safe
@@ -184,37 +184,21 @@ def _with_executor(
 ) -> JsonlSummary:
     """Blocks scored on ``pool`` (with ``scorer`` sent along, or the workers' own), results
     written here in order; at most ``2 * workers`` blocks in flight."""
-    pending: deque[tuple[Future[BlockResult], int]] = deque()
     rows = failed = 0
 
-    def submit() -> bool:
-        item = next(blocks, None)
-        if item is None:
-            return False
-        block, first_line = item
-        if scorer is None:
-            future = pool.submit(_score_in_worker, block, config_key)
-        else:
-            future = pool.submit(score_block, scorer, block, config_key)
-        pending.append((future, first_line))
-        return True
+    def jobs() -> Iterator[Job[int]]:
+        for block, first_line in blocks:
+            if scorer is None:
+                yield _score_in_worker, (block, config_key), first_line
+            else:
+                yield score_block, (scorer, block, config_key), first_line
 
-    try:
-        for _ in range(2 * workers):
-            if not submit():
-                break
-        while pending:
-            future, first_line = pending.popleft()
-            result = future.result()
-            submit()
-            text, count = render_block(result, first_line)
-            sink.write(text)
-            rows += count
-            failed += len(result.errors)
-        sink.flush()
-    finally:
-        for future, _ in pending:
-            future.cancel()
+    for result, first_line in in_order(pool, jobs(), 2 * workers):
+        text, count = render_block(result, first_line)
+        sink.write(text)
+        rows += count
+        failed += len(result.errors)
+    sink.flush()
     return JsonlSummary(rows, failed, workers)
 
 
