@@ -27,7 +27,7 @@ several times faster.
 
 from cpython.conversion cimport PyOS_double_to_string
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
-from cpython.object cimport Py_TYPE, PyObject_GenericSetAttr
+from cpython.object cimport Py_TYPE, PyObject_GenericSetAttr, PyTypeObject
 from cpython.ref cimport Py_INCREF, Py_XDECREF, PyObject
 from cpython.unicode cimport PyUnicode_AsUTF8AndSize, PyUnicode_DecodeUTF8
 from libc.math cimport fabs, floor, isfinite, isnan, llround
@@ -54,7 +54,16 @@ from assay.signals import (
     is_finite_number,
 )
 
-cdef object _new = object.__new__
+cdef extern from "Python.h":
+    ctypedef object (*_allocfunc)(PyTypeObject* cls, Py_ssize_t items)
+    ctypedef struct _AllocatingType "PyTypeObject":
+        _allocfunc tp_alloc
+
+
+cdef inline object _new(type cls):
+    """``object.__new__(cls)`` for a record class: what it does for a class that is not
+    abstract, ``cls.tp_alloc(cls, 0)``, without the call through ``object.__new__``."""
+    return (<_AllocatingType*>cls).tp_alloc(<PyTypeObject*>cls, 0)
 cdef str _COMBINED = "Candidate combinedScore should be a finite number in the 0-1 range."
 cdef str _METHOD = "Retrieval method scores should be finite numbers in the 0-1 range."
 
@@ -324,16 +333,34 @@ cdef object _warning(str code, str severity, str message, str path):
     return warning
 
 
+cdef inline object _get_key(object mapping, str key):
+    """``mapping.get(key)``, read straight from an exact dict (a subclass may override get)."""
+    if type(mapping) is dict:
+        return (<dict>mapping).get(key)
+    return mapping.get(key)
+
+
+cdef int _check_method_score(list warnings, object method, object score, Py_ssize_t index) except -1:
+    if not _in_unit_range(score):
+        warnings.append(_warning(
+            "input-out-of-range",
+            "warn",
+            _METHOD,
+            f"candidates[{index}].retrievalScores.{method}",
+        ))
+    return 0
+
+
 def check_common_inputs(inputs):
     """Twin of :func:`assay._scorecard.input_checks.check_common_inputs` (same contract)."""
     cdef list warnings = []
     cdef Py_ssize_t index
     if type(inputs) is not dict and not isinstance(inputs, Mapping):
         raise _malformed(f"scoring inputs must be a JSON object, not {type(inputs).__name__}")
-    candidates = inputs.get("candidates")
+    candidates = _get_key(inputs, "candidates")
     if type(candidates) is not list and not isinstance(candidates, (list, tuple)):
         raise _malformed("candidates must be an array of candidates", "candidates")
-    if inputs.get("documentsSilent") is True:
+    if _get_key(inputs, "documentsSilent") is True:
         warnings.append(DOCUMENTS_SILENT)
     if not candidates:
         warnings.append(MISSING_CANDIDATES)
@@ -341,24 +368,22 @@ def check_common_inputs(inputs):
     for candidate in candidates:
         if type(candidate) is not dict and not isinstance(candidate, Mapping):
             raise _malformed("a candidate must be an object", f"candidates[{index}]")
-        scores = candidate.get("retrievalScores")
+        scores = _get_key(candidate, "retrievalScores")
         if type(scores) is not dict and not isinstance(scores, Mapping):
             raise _malformed(
                 "retrievalScores must be an object of method -> score",
                 f"candidates[{index}].retrievalScores",
             )
-        if not _in_unit_range(candidate.get("combinedScore")):
+        if not _in_unit_range(_get_key(candidate, "combinedScore")):
             warnings.append(_warning(
                 "input-out-of-range", "warn", _COMBINED, f"candidates[{index}].combinedScore"
             ))
-        for method, score in scores.items():
-            if not _in_unit_range(score):
-                warnings.append(_warning(
-                    "input-out-of-range",
-                    "warn",
-                    _METHOD,
-                    f"candidates[{index}].retrievalScores.{method}",
-                ))
+        if type(scores) is dict:
+            for method, score in (<dict>scores).items():
+                _check_method_score(warnings, method, score, index)
+        else:
+            for method, score in scores.items():
+                _check_method_score(warnings, method, score, index)
         index += 1
     if "claimSupport" in inputs:
         problem = claim_support_problem(inputs["claimSupport"])
@@ -556,7 +581,7 @@ def compute(self, inputs):
     signal_policy = self.signal_policy
     outcome = empty_outcome if self._signal_policy_empty else signal_policy.evaluate(data)
 
-    documents_silent = data.get("documentsSilent") is True
+    documents_silent = _get_key(data, "documentsSilent") is True
     if documents_silent:
         tier1 = NOT_ADDRESSED
     elif t1_weight:
