@@ -422,6 +422,14 @@ def in_thread(function: Callable[[], Any], timeout: float = 10) -> dict[str, Any
     return outcome
 
 
+def io_error(outcome: dict[str, Any]) -> assay.AssayError:
+    """The IO_ERROR an :func:`in_thread` outcome must hold."""
+    error = outcome.get("error")
+    assert isinstance(error, assay.AssayError), outcome
+    assert error.code == "IO_ERROR"
+    return error
+
+
 @pytest.mark.parametrize("path", PATHS)
 def test_a_sink_whose_reader_is_gone_is_an_io_error(path: str) -> None:
     read_end, write_end = os.pipe()
@@ -442,9 +450,7 @@ def test_a_sink_whose_reader_is_gone_is_an_io_error(path: str) -> None:
             sink.close()
         with contextlib.suppress(OSError):
             os.close(write_end)
-    error = outcome.get("error")
-    assert isinstance(error, assay.AssayError), outcome
-    assert error.code == "IO_ERROR"
+    error = io_error(outcome)
     assert error.message == "cannot write the output: the reader closed it"
 
 
@@ -453,9 +459,7 @@ def test_a_closed_sink_is_an_io_error(workers: int) -> None:
     sink = io.BytesIO()
     sink.close()
     outcome = in_thread(lambda: assay.score_jsonl(io.BytesIO(INPUT), sink, workers=workers))
-    error = outcome.get("error")
-    assert isinstance(error, assay.AssayError), outcome
-    assert error.code == "IO_ERROR"
+    io_error(outcome)
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -478,9 +482,7 @@ def test_a_reader_of_this_process_that_stops_part_way_is_an_io_error(workers: in
         reader.join(10)
         with contextlib.suppress(OSError):
             sink.close()
-    error = outcome.get("error")
-    assert isinstance(error, assay.AssayError), outcome
-    assert error.code == "IO_ERROR"
+    io_error(outcome)
 
 
 # --------------------------------------------------------------------- lines as they come
