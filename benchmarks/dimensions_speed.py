@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import assay
+import assay.wire
 from assay_authority import AuthorityDimension
 from assay_corpus import CorpusDimension, IndexIntegrityDimension
 from assay_freshness import FreshnessDimension
@@ -42,7 +43,7 @@ def load(name: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     pairs = []
     for file in ("cases.jsonl", "examples.jsonl"):
         for line in (VECTORS / file).read_text(encoding="utf-8").splitlines():
-            case = assay.from_json_safe(json.loads(line))
+            case = assay.wire.from_json_safe(json.loads(line))
             expected = case["expected"]
             if "fn" in case or "error" in expected or name not in expected["dimensions"]:
                 continue

@@ -1,4 +1,4 @@
-"""Batch throughput of assay.evaluation with the seven heuristic metrics.
+"""Batch throughput of assay_evaluation with the seven heuristic metrics.
 
 Reads the 300 distinct samples of ../shared/conformance/metrics/samples.jsonl (in place),
 repeats them to --copies x 300 samples with unique ids, and times evaluate_batch:
@@ -22,7 +22,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from assay.evaluation import batch_to_wire, evaluate_batch
+from assay_evaluation import batch_to_wire, evaluate_batch
 
 SAMPLES = Path(__file__).resolve().parents[1].parent / "shared/conformance/metrics/samples.jsonl"
 

@@ -19,7 +19,7 @@ target (issue 4, item 7) is at least three times that, 2,430 samples/s, in one p
 The plugin's compiled twins of its kernels (``assay_faithfulness._speedups``, built by Cython at
 install) are used when built; ``ASSAY_PURE_PYTHON=1`` times the pure-Python reference instead.
 The first line printed says which ran.
-With ``--batch`` it also times ``assay.evaluation.evaluate_batch`` (the runner: composite,
+With ``--batch`` it also times ``assay_evaluation.evaluate_batch`` (the runner: composite,
 pass/fail, aggregates) in-process and on a 2-process pool, over 20 copies of the samples whose
 contexts are made distinct per copy, so that no text repeats across copies.
 
@@ -143,9 +143,9 @@ def distinct_copies(samples: list[assay.EvalSample], copies: int) -> list[assay.
 
 def time_batch(samples: list[assay.EvalSample], runs: int) -> None:
     try:
-        from assay.evaluation import evaluate_batch
+        from assay_evaluation import evaluate_batch
     except ImportError:
-        print("batch: assay.evaluation.evaluate_batch is not available")
+        print("batch: assay_evaluation.evaluate_batch is not available")
         return
     from concurrent.futures import ProcessPoolExecutor
 

@@ -29,6 +29,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import assay
+import assay.wire
+import assay_scorecard
 
 VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "scorecard"
 
@@ -39,7 +41,7 @@ def default_config_inputs() -> list[dict]:
         record = json.loads(line)
         if "fn" in record or "error" in record["expected"] or record["config"]:
             continue
-        rows.append(assay.from_json_safe(record["inputs"]))
+        rows.append(assay.wire.from_json_safe(record["inputs"]))
     return rows
 
 
@@ -62,8 +64,8 @@ def main() -> None:
     base = default_config_inputs()
     rows = list(itertools.islice(itertools.cycle(base), args.rows))
     lines = [json.dumps(row) for row in rows]
-    scorer = assay.create_scorer()
-    to_wire = assay.scorecard_to_wire
+    scorer = assay_scorecard.create_scorer()
+    to_wire = assay_scorecard.scorecard_to_wire
     workers = args.workers
 
     def one_at_a_time() -> int:
@@ -72,7 +74,7 @@ def main() -> None:
         return len(rows)
 
     def batch_one_process() -> int:
-        return sum(1 for _ in assay.score_many(rows))
+        return sum(1 for _ in assay_scorecard.score_many(rows))
 
     def one_at_a_time_wire() -> int:
         for row in rows:
@@ -80,13 +82,13 @@ def main() -> None:
         return len(rows)
 
     def batch_wire() -> int:
-        return sum(1 for _ in assay.score_many(rows, workers=workers, as_wire=True))
+        return sum(1 for _ in assay_scorecard.score_many(rows, workers=workers, as_wire=True))
 
     def lines_one_process() -> int:
-        return sum(1 for _ in assay.score_many(lines, as_json=True))
+        return sum(1 for _ in assay_scorecard.score_many(lines, as_json=True))
 
     def lines_batch() -> int:
-        return sum(1 for _ in assay.score_many(lines, workers=workers, as_json=True))
+        return sum(1 for _ in assay_scorecard.score_many(lines, workers=workers, as_json=True))
 
     folder = tempfile.TemporaryDirectory()
     source = Path(folder.name) / "requests.jsonl"
@@ -95,7 +97,7 @@ def main() -> None:
     def file_to_file(count: int) -> Callable[[], int]:
         def run() -> int:
             with source.open("rb") as requests, (Path(folder.name) / "out.jsonl").open("wb") as out:
-                return assay.score_jsonl(requests, out, workers=count).rows
+                return assay_scorecard.score_jsonl(requests, out, workers=count).rows
 
         return run
 

@@ -17,6 +17,8 @@ import time
 from pathlib import Path
 
 import assay
+import assay.wire
+import assay_scorecard
 
 VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "scorecard"
 CORE = {"grounding", "retrieval", "consistency"}
@@ -32,15 +34,15 @@ def load_cases() -> list[tuple[dict, dict, bool]]:
             core_only = set(record["expected"]["dimensions"]) <= CORE
             cases.append(
                 (
-                    assay.from_json_safe(record["inputs"]),
-                    assay.from_json_safe(record["config"]),
+                    assay.wire.from_json_safe(record["inputs"]),
+                    assay.wire.from_json_safe(record["config"]),
                     core_only,
                 )
             )
     return cases
 
 
-def per_call_seconds(scorer: assay.Scorer, inputs: dict, repeat: int) -> float:
+def per_call_seconds(scorer: assay_scorecard.Scorer, inputs: dict, repeat: int) -> float:
     start = time.perf_counter()
     for _ in range(repeat):
         scorer.compute(inputs)
@@ -54,7 +56,7 @@ def main() -> None:
     cases = load_cases()
     timings: list[tuple[float, bool]] = []
     for inputs, config, core_only in cases:
-        scorer = assay.create_scorer(config)
+        scorer = assay_scorecard.create_scorer(config)
         scorer.compute(inputs)  # warm up
         timings.append((per_call_seconds(scorer, inputs, args.repeat), core_only))
     core = [t for t, c in timings if c]

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import assay
+import assay_scorecard
 from assay.jsmath import js_number
 
 
@@ -42,7 +43,9 @@ class Politeness(assay.Dimension):
 def main() -> None:
     registration = assay.default_registry().register(Politeness())
     print(f"registered: {registration.qualified_name}")
-    scorer = assay.create_scorer(dimensions=["grounding", "retrieval", "consistency", "politeness"])
+    scorer = assay_scorecard.create_scorer(
+        dimensions=["grounding", "retrieval", "consistency", "politeness"]
+    )
     base = {
         "supportLevel": "high",
         "hasConflict": False,

@@ -16,14 +16,14 @@ import json
 from collections import Counter
 from pathlib import Path
 
-import assay
-from assay import render_text
+import assay_scorecard
+from assay_scorecard import render_text
 
 DATA = Path(__file__).parent / "data" / "answers.jsonl"
 
 
 def main() -> None:
-    scorer = assay.create_scorer()  # the default composition, validated once
+    scorer = assay_scorecard.create_scorer()  # the default composition, validated once
     actions: Counter[str] = Counter()
     for line in DATA.read_text(encoding="utf-8").splitlines():
         record = json.loads(line)

@@ -1,5 +1,5 @@
 """Seed 001 evaluate / evaluateBatch vectors (../shared/conformance/metrics/batches.jsonl) run
-through assay.evaluation with the assay-faithfulness metrics: per-sample scores, pass flags,
+through assay_evaluation with the assay-faithfulness metrics: per-sample scores, pass flags,
 thresholds, composites, aggregates, overall pass and regressions must match exactly.
 
 Two deliberate differences from the reference, both checked here: an unknown metric id raises
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import assay
-from assay.evaluation import batch_to_wire, evaluate, evaluate_batch, result_to_wire, snake_case
+from assay_evaluation import batch_to_wire, evaluate, evaluate_batch, result_to_wire, snake_case
 
 VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "metrics"
 BATCHES = VECTORS / "batches.jsonl"

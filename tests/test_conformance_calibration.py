@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import assay
+import assay.wire
 from assay_calibration.score_bands import analyze_calibration
 
 CASES = (
@@ -30,7 +31,7 @@ CASES = (
 
 def calibration_cases() -> list[dict]:
     lines = CASES.read_text(encoding="utf-8").splitlines()
-    cases = [assay.from_json_safe(json.loads(line)) for line in lines if line.strip()]
+    cases = [assay.wire.from_json_safe(json.loads(line)) for line in lines if line.strip()]
     return [case for case in cases if case.get("fn") == "analyzeCalibration"]
 
 

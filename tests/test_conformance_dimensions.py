@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 import assay
+import assay.wire
 from assay.testing import assert_wire_equal
 from assay_authority import AuthorityDimension
 from assay_corpus import CorpusDimension, IndexIntegrityDimension
@@ -49,7 +50,7 @@ def _vectors() -> Iterator[dict[str, Any]]:
             for line in handle:
                 case = json.loads(line)
                 if "fn" not in case:
-                    yield assay.from_json_safe(case)
+                    yield assay.wire.from_json_safe(case)
 
 
 def _score_cases() -> list[Any]:
@@ -79,7 +80,7 @@ def test_score_matches_reference(name: str, case: dict[str, Any]) -> None:
     assert dimension.is_active(inputs, config)
     expected = dict(case["expected"]["dimensions"][name])
     expected.pop("explanation")
-    actual = assay.to_wire(dimension.score(inputs, config))
+    actual = assay.wire.to_wire(dimension.score(inputs, config))
     actual.pop("explanation")
     assert_wire_equal(actual, expected)
     for part in ("components", "adjustments", "diagnostics"):  # the reference's emitted order
@@ -113,7 +114,7 @@ def _check_cases() -> list[Any]:
 def test_input_checks_match_reference(name: str, case: dict[str, Any]) -> None:
     expected = _own_input_checks(name, case["expected"])
     checks = DIMENSIONS[name].check_inputs(case["inputs"], case["config"])
-    actual = [assay.to_wire(w) for w in checks]
+    actual = [assay.wire.to_wire(w) for w in checks]
     assert actual == expected
 
 

@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 
 import assay
+import assay.wire
+import assay_scorecard
 from assay.testing import assert_wire_equal
 
 VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "scorecard"
@@ -71,14 +73,14 @@ def test_vector(record: dict[str, Any], registry: assay.Registry) -> None:
             f"needs dimension(s) {missing}: install {plugins} "
             "(uv run --all-packages installs every plugin; CI runs them all)"
         )
-    inputs = assay.from_json_safe(record["inputs"])
-    config = assay.from_json_safe(record["config"])
-    expected = assay.from_json_safe(record["expected"])
+    inputs = assay.wire.from_json_safe(record["inputs"])
+    config = assay.wire.from_json_safe(record["config"])
+    expected = assay.wire.from_json_safe(record["expected"])
     if "error" in expected:
         _check_error(inputs, config, expected["error"])
         return
-    scorecard = assay.compute_confidence(inputs, config)
-    actual = assay.scorecard_to_wire(scorecard)
+    scorecard = assay_scorecard.compute_confidence(inputs, config)
+    actual = assay_scorecard.scorecard_to_wire(scorecard)
     assert_wire_equal(actual, expected, ignore=FREE_TEXT)
     for name, dimension in scorecard.dimensions.items():
         assert dimension.breakdown.raw == dimension.raw or (dimension.raw != dimension.raw), (
@@ -88,7 +90,7 @@ def test_vector(record: dict[str, Any], registry: assay.Registry) -> None:
 
 def _check_error(inputs: Any, config: Any, error: dict[str, str]) -> None:
     with pytest.raises(assay.AssayError) as caught:
-        assay.compute_confidence(inputs, config)
+        assay_scorecard.compute_confidence(inputs, config)
     raised = caught.value
     if error["name"] == "TypeError":
         assert raised.code == "MALFORMED_INPUT", raised

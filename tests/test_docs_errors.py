@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import assay
+import assay_scorecard
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "errors.md"
 ROW = re.compile(r"^\| (error|strict|warning) \| ([\w-]+) \| ([^|]+?) \| `(\{.*\})` \| .* \|$")
@@ -40,12 +41,12 @@ def test_row(outcome: str, code: str, path: str, payload: dict) -> None:
     inputs, config = payload["inputs"], payload.get("config", {})
     if outcome in ("error", "strict"):
         with pytest.raises(assay.AssayError) as caught:
-            assay.compute_confidence(inputs, config)
+            assay_scorecard.compute_confidence(inputs, config)
         assert (caught.value.code, caught.value.path) == (code, path)
         if outcome == "strict":  # the same input only warns without strict validation
             lenient = {k: v for k, v in config.items() if k != "validation"}
-            card = assay.compute_confidence(inputs, lenient)
+            card = assay_scorecard.compute_confidence(inputs, lenient)
             assert path in {w.path for w in card.meta.warnings}
         return
-    card = assay.compute_confidence(inputs, config)
+    card = assay_scorecard.compute_confidence(inputs, config)
     assert (code, path) in {(w.code, w.path) for w in card.meta.warnings}

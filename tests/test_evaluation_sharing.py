@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import assay
-from assay.evaluation import evaluate
+from assay_evaluation import evaluate
 
 pytest.importorskip("assay_faithfulness", reason="needs the assay-faithfulness plugin installed")
 

@@ -168,13 +168,13 @@ def test_core_installs_and_scores_without_a_c_compiler(tmp_path: Path) -> None:
         env=no_compiler,
     )
     script = (
-        "import assay, assay._scorecard.engine as e\n"
+        "import assay, assay_scorecard.engine as e\n"
         "class Points(assay.Dimension):\n"
         "    name, tier, default_weight, max_points = 'points', 1, 10, 10\n"
         "    def score(self, inputs, config):\n"
         "        return assay.dimension_score(raw=7, max_points=10, explanation='seven')\n"
-        "scorer = assay.create_scorer(dimensions=[Points()])\n"
-        "print(assay.Scorer.compute is e.PURE_COMPUTE, scorer.compute({'candidates': []}).total)\n"
+        "scorer = assay_scorecard.create_scorer(dimensions=[Points()])\n"
+        "print(assay_scorecard.Scorer.compute is e.PURE_COMPUTE, scorer.compute({'candidates': []}).total)\n"
     )
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
     result = subprocess.run(

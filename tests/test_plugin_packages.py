@@ -60,7 +60,7 @@ def test_installed_plugins_are_listed_with_status(site: Path) -> None:
 def test_packaged_dimension_is_used_by_a_composed_scorer(site: Path) -> None:
     code = (
         "import assay, warnings; warnings.simplefilter('ignore');"
-        "s = assay.create_scorer(dimensions=['grounding','retrieval','consistency','politeness']);"
+        "s = assay_scorecard.create_scorer(dimensions=['grounding','retrieval','consistency','politeness']);"
         "c = s.compute({'supportLevel':'high','hasConflict':False,'answerText':'please',"
         "'candidates':[{'retrievalScores':{'a':0.9,'b':0.8},'combinedScore':0.9}]});"
         "print(c.dimensions['politeness'].raw, assay.default_registry().dimension('politeness/politeness').name)"

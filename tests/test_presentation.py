@@ -6,6 +6,7 @@ import json
 from datetime import UTC, datetime
 
 import assay
+import assay_scorecard
 
 INJECT = '<script>alert(1)</script> | "quoted" & <img src=x onerror=alert(2)>'
 INPUTS = {
@@ -18,12 +19,12 @@ INPUTS = {
 }
 
 
-def card() -> assay.Scorecard:
-    return assay.compute_confidence(INPUTS)
+def card() -> assay_scorecard.Scorecard:
+    return assay_scorecard.compute_confidence(INPUTS)
 
 
 def test_markdown_has_headline_table_and_warnings() -> None:
-    text = assay.render_markdown(card())
+    text = assay_scorecard.render_markdown(card())
     assert text.startswith("**Score 89/100 — Strong** · recommended action: **review**")
     assert "| grounding | 30/30 | 100 | 30 |" in text
     assert "- `missing-conflict-signal` (warn) at `hasConflict`" in text
@@ -31,8 +32,10 @@ def test_markdown_has_headline_table_and_warnings() -> None:
 
 
 def test_html_fragment_escapes_all_text() -> None:
-    scorer = assay.create_scorer(dimensions=["grounding", "retrieval", "consistency", _Injecting()])
-    html = assay.render_html(scorer.compute(INPUTS))
+    scorer = assay_scorecard.create_scorer(
+        dimensions=["grounding", "retrieval", "consistency", _Injecting()]
+    )
+    html = assay_scorecard.render_html(scorer.compute(INPUTS))
     assert html.startswith('<section class="assay-scorecard"') and html.endswith("</section>")
     assert "<script>" not in html and "<img" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
@@ -40,7 +43,7 @@ def test_html_fragment_escapes_all_text() -> None:
 
 
 def test_log_record_takes_the_timestamp_and_is_json_safe() -> None:
-    record = assay.log_record(card(), timestamp=datetime(2026, 11, 22, 12, 0, tzinfo=UTC))
+    record = assay_scorecard.log_record(card(), timestamp=datetime(2026, 11, 22, 12, 0, tzinfo=UTC))
     assert record["timestamp"] == "2026-11-22T12:00:00+00:00"
     assert record["recommendedAction"] == "review"
     assert record["actionRule"] == "review-on-warning"
@@ -58,7 +61,7 @@ def test_otel_attributes_land_on_a_real_span() -> None:
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     with provider.get_tracer("test").start_as_current_span("answer") as span:
-        assay.record_on_span(card(), span)
+        assay_scorecard.record_on_span(card(), span)
     (finished,) = exporter.get_finished_spans()
     assert finished.attributes["assay.scorecard.total"] == 89
     assert finished.attributes["assay.scorecard.recommended_action"] == "review"

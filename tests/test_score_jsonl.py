@@ -28,6 +28,8 @@ from typing import Any
 import pytest
 
 import assay
+import assay.wire
+import assay_scorecard
 
 ROOT = Path(__file__).resolve().parents[1]
 VECTORS = ROOT.parent / "shared" / "conformance" / "scorecard"
@@ -58,7 +60,7 @@ def _request(n: int, record: dict[str, Any]) -> bytes:
     elif form == 3:
         value = {"inputs": inputs, "config": {}}
     elif form == 4:  # NaN / Infinity literals where the vector has tagged numbers
-        value = assay.from_json_safe(inputs)
+        value = assay.wire.from_json_safe(inputs)
     else:
         return json.dumps(inputs).encode() + b"\r"  # a CRLF line
     return json.dumps(value).encode()
@@ -112,33 +114,33 @@ def run(
     source: bytes = INPUT,
     config: Any = None,
     block_size: int = 1 << 16,
-) -> tuple[bytes, assay.JsonlSummary]:
+) -> tuple[bytes, assay_scorecard.JsonlSummary]:
     """Score ``source`` on one execution path; the output bytes and the summary."""
     if path == "worker ring":
         target = tmp_path / f"out-{block_size}.jsonl"
         with open(target, "wb") as sink:
-            summary = assay.score_jsonl(
+            summary = assay_scorecard.score_jsonl(
                 io.BytesIO(source), sink, config, workers=2, block_size=block_size
             )
         return target.read_bytes(), summary
     memory = io.BytesIO()
     if path == "thread executor":
         with ThreadPoolExecutor(2) as pool:
-            summary = assay.score_jsonl(
+            summary = assay_scorecard.score_jsonl(
                 io.BytesIO(source), memory, config, block_size=block_size, executor=pool
             )
     else:
         workers = 1 if path == "in process" else 2
-        summary = assay.score_jsonl(
+        summary = assay_scorecard.score_jsonl(
             io.BytesIO(source), memory, config, workers=workers, block_size=block_size
         )
     return memory.getvalue(), summary
 
 
 @pytest.fixture(scope="module")
-def serial() -> tuple[bytes, assay.JsonlSummary]:
+def serial() -> tuple[bytes, assay_scorecard.JsonlSummary]:
     sink = io.BytesIO()
-    summary = assay.score_jsonl(io.BytesIO(INPUT), sink)
+    summary = assay_scorecard.score_jsonl(io.BytesIO(INPUT), sink)
     return sink.getvalue(), summary
 
 
@@ -148,14 +150,14 @@ def _output_lines(text: bytes) -> list[dict[str, Any]]:
 
 
 def test_one_output_line_per_request_in_input_order(
-    serial: tuple[bytes, assay.JsonlSummary],
+    serial: tuple[bytes, assay_scorecard.JsonlSummary],
 ) -> None:
     text, summary = serial
-    assert summary == assay.JsonlSummary(rows=ROWS, failed=len(FAILING_LINES), workers=1)
+    assert summary == assay_scorecard.JsonlSummary(rows=ROWS, failed=len(FAILING_LINES), workers=1)
     assert ROWS > 990 and 6 < len(FAILING_LINES) < 30
     out = _output_lines(text)
     assert len(out) == ROWS
-    scorer = assay.create_scorer({})
+    scorer = assay_scorecard.create_scorer({})
     requests = [i for i, line in enumerate(LINES) if line.strip()]
     errors = []
     for record, index in zip(out, requests, strict=True):
@@ -165,13 +167,13 @@ def test_one_output_line_per_request_in_input_order(
             continue
         vector = LINE_VECTORS[index]
         assert vector is not None
-        card = scorer.compute(assay.from_json_safe(vector["inputs"]))
-        assert record == assay.to_json_safe(assay.scorecard_to_wire(card)), index + 1
+        card = scorer.compute(assay.wire.from_json_safe(vector["inputs"]))
+        assert record == assay.wire.to_json_safe(assay_scorecard.scorecard_to_wire(card)), index + 1
     assert errors == FAILING_LINES
 
 
 def test_error_records_name_code_message_path_and_1_based_line(
-    serial: tuple[bytes, assay.JsonlSummary],
+    serial: tuple[bytes, assay_scorecard.JsonlSummary],
 ) -> None:
     out = _output_lines(serial[0])
     requests = [i + 1 for i, line in enumerate(LINES) if line.strip()]
@@ -211,7 +213,7 @@ def test_error_records_name_code_message_path_and_1_based_line(
 @pytest.mark.parametrize("block_size", [1 << 16, 300], ids=["64 KiB blocks", "300 B blocks"])
 @pytest.mark.parametrize("path", PATHS)
 def test_every_execution_path_writes_the_same_bytes(
-    path: str, block_size: int, tmp_path: Path, serial: tuple[bytes, assay.JsonlSummary]
+    path: str, block_size: int, tmp_path: Path, serial: tuple[bytes, assay_scorecard.JsonlSummary]
 ) -> None:
     text, summary = run(path, tmp_path, block_size=block_size)
     assert text == serial[0]
@@ -221,12 +223,12 @@ def test_every_execution_path_writes_the_same_bytes(
 
 
 def test_ring_flushes_what_the_sink_held_and_leaves_it_usable(
-    tmp_path: Path, serial: tuple[bytes, assay.JsonlSummary]
+    tmp_path: Path, serial: tuple[bytes, assay_scorecard.JsonlSummary]
 ) -> None:
     target = tmp_path / "out.jsonl"
     with open(target, "wb") as sink:
         sink.write(b"header\n")  # still in the sink's buffer when the workers start writing
-        summary = assay.score_jsonl(io.BytesIO(INPUT), sink, workers=2, block_size=4096)
+        summary = assay_scorecard.score_jsonl(io.BytesIO(INPUT), sink, workers=2, block_size=4096)
         sink.write(b"trailer\n")
     assert summary.workers == 2
     assert target.read_bytes() == b"header\n" + serial[0] + b"trailer\n"
@@ -254,12 +256,14 @@ def test_stream_config_is_the_one_lines_may_repeat(path: str, tmp_path: Path) ->
             refused,
         ]
     )
-    config = assay.scoring_config_from_wire(STRICT)  # a typed config: its wire shape is the key
+    config = assay_scorecard.scoring_config_from_wire(
+        STRICT
+    )  # a typed config: its wire shape is the key
     text, summary = run(path, tmp_path, source=source, config=config)
     assert (summary.rows, summary.failed) == (5, 2)
     out = _output_lines(text)
-    card = assay.create_scorer(STRICT).compute(assay.from_json_safe(good))
-    wire = assay.to_json_safe(assay.scorecard_to_wire(card))
+    card = assay_scorecard.create_scorer(STRICT).compute(assay.wire.from_json_safe(good))
+    wire = assay.wire.to_json_safe(assay_scorecard.scorecard_to_wire(card))
     assert out[0] == out[1] == out[3] == wire
     assert (out[2]["error"]["code"], out[2]["error"]["line"]) == ("INVALID_CONFIG", 3)
     assert (out[4]["error"]["code"], out[4]["error"]["path"]) == (
@@ -290,7 +294,7 @@ def test_a_bad_config_fails_before_anything_is_read_or_written(path: str, tmp_pa
         if path == "thread executor":
             options = {"executor": pool}
         with pytest.raises(assay.AssayError) as caught:
-            assay.score_jsonl(UNREAD, sink, {"weights": {"grounding": 0}}, **options)
+            assay_scorecard.score_jsonl(UNREAD, sink, {"weights": {"grounding": 0}}, **options)
         if sink is not file_sink:
             assert sink.getvalue() == b""
     assert target.read_bytes() == b""
@@ -303,7 +307,7 @@ def test_a_bad_config_fails_before_anything_is_read_or_written(path: str, tmp_pa
 def test_workers_and_block_size_out_of_range_are_invalid_config(options: dict[str, Any]) -> None:
     sink = io.BytesIO()
     with pytest.raises(assay.AssayError) as caught:
-        assay.score_jsonl(UNREAD, sink, **options)
+        assay_scorecard.score_jsonl(UNREAD, sink, **options)
     assert caught.value.code == "INVALID_CONFIG"
     assert sink.getvalue() == b""
 
@@ -322,7 +326,7 @@ def cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[b
 
 
 def test_cli_workers_print_the_same_bytes_and_exit_2_when_a_line_failed(
-    tmp_path: Path, serial: tuple[bytes, assay.JsonlSummary]
+    tmp_path: Path, serial: tuple[bytes, assay_scorecard.JsonlSummary]
 ) -> None:
     source = tmp_path / "requests.jsonl"
     source.write_bytes(INPUT)
@@ -437,11 +441,13 @@ def test_a_sink_whose_reader_is_gone_is_an_io_error(path: str) -> None:
     sink: Any = FdWriter(write_end) if path == "process pool" else os.fdopen(write_end, "wb")
     options: dict[str, Any] = {"workers": 1 if path == "in process" else 2}
 
-    def score() -> assay.JsonlSummary:
+    def score() -> assay_scorecard.JsonlSummary:
         if path == "thread executor":
             with ThreadPoolExecutor(2) as pool:
-                return assay.score_jsonl(io.BytesIO(INPUT), sink, block_size=4096, executor=pool)
-        return assay.score_jsonl(io.BytesIO(INPUT), sink, block_size=4096, **options)
+                return assay_scorecard.score_jsonl(
+                    io.BytesIO(INPUT), sink, block_size=4096, executor=pool
+                )
+        return assay_scorecard.score_jsonl(io.BytesIO(INPUT), sink, block_size=4096, **options)
 
     try:
         outcome = in_thread(score)
@@ -458,7 +464,9 @@ def test_a_sink_whose_reader_is_gone_is_an_io_error(path: str) -> None:
 def test_a_closed_sink_is_an_io_error(workers: int) -> None:
     sink = io.BytesIO()
     sink.close()
-    outcome = in_thread(lambda: assay.score_jsonl(io.BytesIO(INPUT), sink, workers=workers))
+    outcome = in_thread(
+        lambda: assay_scorecard.score_jsonl(io.BytesIO(INPUT), sink, workers=workers)
+    )
     io_error(outcome)
 
 
@@ -467,8 +475,10 @@ def test_a_reader_of_this_process_that_stops_part_way_is_an_io_error(workers: in
     read_end, write_end = os.pipe()
     sink = os.fdopen(write_end, "wb")
 
-    def score() -> assay.JsonlSummary:
-        return assay.score_jsonl(io.BytesIO(INPUT * 4), sink, workers=workers, block_size=4096)
+    def score() -> assay_scorecard.JsonlSummary:
+        return assay_scorecard.score_jsonl(
+            io.BytesIO(INPUT * 4), sink, workers=workers, block_size=4096
+        )
 
     def read_a_little_then_close() -> None:
         os.read(read_end, 1000)
@@ -496,9 +506,9 @@ def test_lines_fed_through_a_pipe_are_scored_as_they_arrive(workers: int) -> Non
     expected, _ = run("in process", Path(), source=b"\n".join(requests))
     expected_lines = expected.splitlines(keepends=True)
 
-    def score() -> assay.JsonlSummary:
+    def score() -> assay_scorecard.JsonlSummary:
         with os.fdopen(source_read, "rb") as source, os.fdopen(sink_write, "wb") as sink:
-            return assay.score_jsonl(source, sink, workers=workers)
+            return assay_scorecard.score_jsonl(source, sink, workers=workers)
 
     scoring, outcome = start(score)
     received = b""
@@ -517,7 +527,7 @@ def test_lines_fed_through_a_pipe_are_scored_as_they_arrive(workers: int) -> Non
             finish(scoring, 5, "its source was closed")
         finally:
             os.close(sink_read)
-    assert outcome.get("result") == assay.JsonlSummary(3, 0, workers), outcome
+    assert outcome.get("result") == assay_scorecard.JsonlSummary(3, 0, workers), outcome
 
 
 def test_a_line_nested_too_deep_is_an_error_record_not_the_end_of_the_stream() -> None:
@@ -525,8 +535,8 @@ def test_a_line_nested_too_deep_is_an_error_record_not_the_end_of_the_stream() -
     assert LINE_VECTORS[1] is not None
     source = good + b"\n" + b"[" * 5000 + b"]" * 5000 + b"\n" + good + b"\n"
     sink = io.BytesIO()
-    summary = assay.score_jsonl(io.BytesIO(source), sink)
+    summary = assay_scorecard.score_jsonl(io.BytesIO(source), sink)
     out = _output_lines(sink.getvalue())
-    assert summary == assay.JsonlSummary(3, 1, 1)
+    assert summary == assay_scorecard.JsonlSummary(3, 1, 1)
     assert (out[1]["error"]["code"], out[1]["error"]["line"]) == ("MALFORMED_INPUT", 2)
     assert out[0] == out[2] and "total" in out[0]

@@ -39,7 +39,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import assay
+import assay_scorecard
 from assay_bridges import (
     from_deepeval_metrics,
     from_ragas_like,
@@ -81,7 +81,7 @@ def seed_scenario() -> None:
         {"faithfulness": 0.93, "answer_relevancy": 0.9, "context_precision": 0.82}
     )
     merged = merge_evaluation_signals(INPUTS, signals)
-    scorecard = assay.compute_confidence(merged.inputs, PRODUCTION)
+    scorecard = assay_scorecard.compute_confidence(merged.inputs, PRODUCTION)
     print("filled:", ", ".join(merged.filled))
     print(f"total {scorecard.total:g}  {scorecard.label}  -> {scorecard.recommended_action}")
 
@@ -97,7 +97,7 @@ def trulens_records() -> None:
     )
     for row, bridged in zip(frame["scores"], results, strict=True):
         merged = merge_evaluation_signals(inputs, bridged)
-        scorecard = assay.compute_confidence(merged.inputs, PRODUCTION)
+        scorecard = assay_scorecard.compute_confidence(merged.inputs, PRODUCTION)
         faithfulness = bridged.signals.faithfulness_score
         taken = "-" if faithfulness is None else f"{faithfulness:.2f}"
         codes = sorted(

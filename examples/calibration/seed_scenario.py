@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 
-import assay
+import assay_scorecard
 from assay_calibration.score_bands import analyze_calibration
 
 LIVE = {
@@ -54,7 +54,7 @@ LOGGED = [
 ]
 
 
-def describe(scorecard: assay.Scorecard) -> str:
+def describe(scorecard: assay_scorecard.Scorecard) -> str:
     return (
         f"total {scorecard.total:g}, action {scorecard.recommended_action} "
         f"({scorecard.action_reason})"
@@ -62,7 +62,7 @@ def describe(scorecard: assay.Scorecard) -> str:
 
 
 def main() -> None:
-    print("live:", describe(assay.compute_confidence(LIVE)))
+    print("live:", describe(assay_scorecard.compute_confidence(LIVE)))
     report = analyze_calibration(LOGGED, {"minSamplesPerBand": 2, "targetPrecisionForAnswer": 0.85})
     print(
         "bands:",
@@ -70,8 +70,10 @@ def main() -> None:
     )
     print("recommended policy:", json.dumps(report.recommended_policy.to_wire()))
     print("warnings:", ", ".join(f"{w.code} ({w.path})" for w in report.warnings) or "none")
-    config = assay.ScoringConfig(action_policy=report.recommended_policy.to_action_policy())
-    print("calibrated:", describe(assay.compute_confidence(LIVE, config)))
+    config = assay_scorecard.ScoringConfig(
+        action_policy=report.recommended_policy.to_action_policy()
+    )
+    print("calibrated:", describe(assay_scorecard.compute_confidence(LIVE, config)))
 
 
 if __name__ == "__main__":

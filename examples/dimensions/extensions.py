@@ -34,7 +34,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import assay
+import assay_scorecard
 from assay_freshness import FreshnessDimension
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
@@ -96,7 +96,7 @@ def _points(points: dict[str, float]) -> str:
 
 
 def main() -> None:
-    scorecard = assay.compute_confidence(INPUTS, CONFIG)
+    scorecard = assay_scorecard.compute_confidence(INPUTS, CONFIG)
     print(f"total {scorecard.total:g}  {scorecard.label}  -> {scorecard.recommended_action}")
     tiers = (
         ("tier1 Answer Confidence", scorecard.tier1),

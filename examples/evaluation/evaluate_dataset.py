@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from assay.evaluation import batch_to_wire, evaluate_batch, replay_thresholds
+from assay_evaluation import batch_to_wire, evaluate_batch, replay_thresholds
 
 DATA = Path(__file__).parent / "data" / "rag_answers.jsonl"
 

@@ -23,7 +23,7 @@ import json
 import re
 import tempfile
 
-from assay.evaluation import evaluate
+from assay_evaluation import evaluate
 from assay_judges import judge_from_callable
 
 SAMPLE = {

@@ -20,7 +20,7 @@ import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from assay.evaluation import batch_to_wire, evaluate_batch
+from assay_evaluation import batch_to_wire, evaluate_batch
 
 DATA = Path(__file__).parent / "data" / "rag_answers.jsonl"
 

@@ -1,4 +1,4 @@
-"""From labeled history to a sealed decision, with assay-jeffreys and assay.audit.
+"""From labeled history to a sealed decision, with assay-jeffreys and assay_audit.
 
 1. Labeled history: 200 outputs known to be good and 200 known to be bad, each scored on
    "factuality" and "relevance" (drawn with a seeded generator, so every run is identical).
@@ -25,7 +25,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from assay.audit import AuditChain, read_chain_file, verify_chain
+from assay_audit import AuditChain, read_chain_file, verify_chain
 from assay_jeffreys import (
     BayesFactorPolicy,
     BetaParams,

@@ -17,7 +17,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-import assay
+import assay_scorecard
 
 ANSWERS = Path(__file__).resolve().parents[1] / "data" / "answers.jsonl"
 
@@ -30,7 +30,7 @@ with tempfile.TemporaryDirectory() as folder:
     for workers in (1, 2):
         scorecards = Path(folder) / f"scorecards-{workers}.jsonl"
         with requests.open("rb") as source, scorecards.open("wb") as sink:
-            summary = assay.score_jsonl(source, sink, workers=workers)
+            summary = assay_scorecard.score_jsonl(source, sink, workers=workers)
         outputs[workers] = scorecards.read_bytes()
 
     print(f"scored {summary.rows} lines with {summary.workers} workers: {summary.failed} failed")

@@ -11,7 +11,7 @@ readable scorecard; its first three lines are:
 Run: uv run --all-packages --all-extras python examples/scorecard/full_pipeline.py
 """
 
-import assay
+import assay_scorecard
 
 tiers = [
     {"name": "Declaration", "rank": 10, "keywords": ["CC&Rs", "Declaration", "Master Deed"]},
@@ -63,4 +63,4 @@ config = {
     "corpus": {"expectedTypes": ["Declaration", "Bylaws", "Rules", "Amendments", "Budget"]},
     "freshness": {"now": "2026-06-01T00:00:00Z", "maxAgeForFullScore": 180},
 }
-print(assay.render_text(assay.compute_confidence(inputs, config)))
+print(assay_scorecard.render_text(assay_scorecard.compute_confidence(inputs, config)))

@@ -10,7 +10,7 @@ each with Tier 2 and the warning codes:
 Run: uv run --all-packages --all-extras python examples/scorecard/index_integrity.py
 """
 
-import assay
+import assay_scorecard
 
 answer = {
     "supportLevel": "high",
@@ -36,7 +36,7 @@ degraded = {
     "aclFilterConfirmed": False,
     "deletedSourceLeakageCount": 3,
 }
-scorer = assay.create_scorer({"indexIntegrity": {}})
+scorer = assay_scorecard.create_scorer({"indexIntegrity": {}})
 for label, health in (("healthy", healthy), ("degraded", degraded)):
     card = scorer.compute({**answer, "indexIntegrity": health})
     dim = card.dimensions["indexIntegrity"]

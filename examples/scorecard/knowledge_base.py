@@ -9,7 +9,7 @@ readable scorecard; the headline is:
 Run: uv run --all-packages --all-extras python examples/scorecard/knowledge_base.py
 """
 
-import assay
+import assay_scorecard
 
 inputs = {
     "supportLevel": "high",
@@ -46,4 +46,4 @@ config = {
         "now": "2026-06-01T00:00:00Z",
     },
 }
-print(assay.render_text(assay.compute_confidence(inputs, config)))
+print(assay_scorecard.render_text(assay_scorecard.compute_confidence(inputs, config)))

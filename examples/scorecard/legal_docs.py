@@ -10,7 +10,7 @@ reviews despite a good score. Prints the scorecard; the headline and rule are:
 Run: uv run --all-packages --all-extras python examples/scorecard/legal_docs.py
 """
 
-import assay
+import assay_scorecard
 
 tiers = [
     {"name": "Declaration", "rank": 10, "keywords": ["CC&Rs", "Declaration"]},
@@ -45,4 +45,4 @@ inputs = {
     ],
 }
 config = {"authority": {"tiers": tiers}, "corpus": {"expectedTypeCount": 5}}
-print(assay.render_text(assay.compute_confidence(inputs, config)))
+print(assay_scorecard.render_text(assay_scorecard.compute_confidence(inputs, config)))

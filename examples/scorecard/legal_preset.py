@@ -11,7 +11,7 @@ dimensions, the missing corpus type and the readable scorecard's headline:
 Run: uv run --all-packages --all-extras python examples/scorecard/legal_preset.py
 """
 
-import assay
+import assay_scorecard
 
 inputs = {
     "supportLevel": "high",
@@ -44,7 +44,7 @@ inputs = {
         },
     ],
 }
-card = assay.compute_confidence(
+card = assay_scorecard.compute_confidence(
     inputs, {"preset": "legal-governance-v1", "freshness": {"now": "2026-06-01T00:00:00Z"}}
 )
 print("active: " + ", ".join(card.meta.active_dimensions))
@@ -52,4 +52,4 @@ print(
     "missing corpus types: "
     + card.dimensions["corpus"].breakdown.diagnostics.get("missingTypes", "none")
 )
-print(assay.render_text(card).splitlines()[0])
+print(assay_scorecard.render_text(card).splitlines()[0])

@@ -9,9 +9,9 @@ and without a support evaluator, then with both. Prints one line per run:
 Run: uv run --all-packages --all-extras python examples/scorecard/production_gating.py
 """
 
-import assay
+import assay_scorecard
 
-scorer = assay.create_scorer({"preset": "production-v0.3"})
+scorer = assay_scorecard.create_scorer({"preset": "production-v0.3"})
 base = {
     "supportLevel": "high",
     "hasConflict": False,

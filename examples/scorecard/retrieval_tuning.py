@@ -10,7 +10,7 @@ retrieval score. Prints:
 Run: uv run --all-packages --all-extras python examples/scorecard/retrieval_tuning.py
 """
 
-import assay
+import assay_scorecard
 
 inputs = {
     "supportLevel": "high",
@@ -54,7 +54,7 @@ inputs = {
 }
 for mode in ("diagnostic", "penalize"):
     config = {"retrieval": {"duplicateContent": {"mode": mode}, "rankPenalty": {"mode": mode}}}
-    retrieval = assay.compute_confidence(inputs, config).dimensions["retrieval"]
+    retrieval = assay_scorecard.compute_confidence(inputs, config).dimensions["retrieval"]
     warnings = ", ".join(
         f"{w.code}({w.severity})"
         for w in retrieval.warnings or ()

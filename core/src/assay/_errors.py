@@ -1,10 +1,38 @@
-"""The one exception type of assay, carrying a stable machine-readable code."""
+"""The one exception type of assay, carrying a stable machine-readable code, and the one table of
+exit codes shared by every ``assay`` command."""
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 
-__all__ = ["AssayError", "ErrorCode", "PluginLoadWarning"]
+__all__ = ["AssayError", "ErrorCode", "ExitCode", "PluginLoadWarning"]
+
+
+class ExitCode(enum.IntEnum):
+    """Exit codes of every ``assay`` command: one table, the same meaning everywhere.
+
+    Codes 20, 30 and 40 are the gate's, fixed by the gate's specification (bayesoutputgate);
+    3 is perturbation testing's. No command uses a code for anything else.
+    """
+
+    OK = 0
+    """Success (a report may still show concerning numbers)."""
+    FAILED = 1
+    """A quality gate failed: a threshold, a regression, a pass-rate or robustness floor."""
+    USAGE = 2
+    """Usage, input or configuration error: nothing was decided."""
+    NO_DECISION = 3
+    """``assay perturb``: the pipeline gave no decision (the decision field was missing, or
+    every baseline invocation failed)."""
+    BROKEN_CHAIN = 20
+    """``assay audit verify``: the audit chain does not verify."""
+    GATE_FAIL = 30
+    """``assay gate``: at least one fail decision."""
+    GATE_ESCALATE = 40
+    """``assay gate``: at least one escalate decision and no fail."""
+    INTERRUPTED = 130
+    """Interrupted (Ctrl-C or SIGTERM); what was finished is kept."""
 
 
 class ErrorCode:

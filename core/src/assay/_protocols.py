@@ -14,13 +14,14 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from assay._scorecard.types import DimensionScore, ScoreWarning
-from assay._types import (
+from assay._records import (
     Decision,
+    DimensionScore,
     EvalSample,
     JudgeReply,
     MetricResult,
     PerturbationCase,
+    ScoreWarning,
     Variant,
 )
 
@@ -47,6 +48,12 @@ class Dimension(Protocol):
             a dimension that is active when its config section is present): the scorer then
             asks once, when it is built, with empty inputs, instead of for every answer.
             Default ``False``.
+        reads: the input fields (wire names) this dimension reads, e.g.
+            ``frozenset({"supportLevel", "claimSupport"})``; documentation for users and
+            tooling (which signals a composition needs). Default: empty.
+        missing_signals: which missing input signal each of its warning codes means, e.g.
+            ``{"missing-faithfulness": "faithfulnessScore"}``; a job lists those signals in its
+            output (the scorecard's ``meta.missingSignals``). Default: empty.
 
     Contract of :meth:`score`:
         * Input: ``inputs`` and ``config`` are mappings in the job's wire shape (camelCase keys;

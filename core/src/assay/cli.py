@@ -1,9 +1,16 @@
-"""Helpers for ``assay`` subcommands, shared by the core and plugins.
+"""The CLI frame's helpers, shared by every ``assay`` subcommand, the core's and the plugins'.
 
-Every subcommand gets the same error handling from the root group: an :class:`~assay.AssayError`
-is printed as ``error [CODE] path: message`` on standard error, with no traceback, and the
-process exits with :data:`EXIT_USAGE` (2). Commands that need other exit codes call
-``ctx.exit(code)`` themselves.
+One convention for every command:
+
+* exit codes from the one table :class:`assay.ExitCode` (0 success, 1 a quality gate failed,
+  2 usage, input or configuration error, the few job codes listed there);
+* an :class:`~assay.AssayError` is printed as ``error [CODE] path: message`` on standard error,
+  with no traceback, and the process exits 2 (the root group does it for every subcommand);
+* ``-`` as a file argument reads standard input (:func:`read_json_file`, :func:`open_input`);
+* ``--json`` prints machine-readable output (:func:`echo_json`);
+* ``--workers N`` (:data:`workers_option`) means N worker processes, ``0`` in-process (the
+  default), ``auto`` one per CPU;
+* output files are written atomically and readable by others (:func:`atomic_write`).
 """
 
 from __future__ import annotations
@@ -19,9 +26,10 @@ from typing import IO, Any
 
 import click
 
-from assay._errors import AssayError, ErrorCode
+from assay._errors import AssayError, ErrorCode, ExitCode
 
 __all__ = [
+    "WORKERS_HELP",
     "EXIT_FAILED",
     "EXIT_OK",
     "EXIT_USAGE",
@@ -30,14 +38,13 @@ __all__ = [
     "echo_json",
     "format_error",
     "read_json_file",
+    "resolve_workers",
+    "workers_option",
 ]
 
-EXIT_OK = 0
-"""Success."""
-EXIT_FAILED = 1
-"""The command ran but a threshold, gate or check failed (per command docs)."""
-EXIT_USAGE = 2
-"""Bad input, configuration or usage."""
+EXIT_OK = ExitCode.OK
+EXIT_FAILED = ExitCode.FAILED
+EXIT_USAGE = ExitCode.USAGE
 
 
 def format_error(error: AssayError) -> str:
@@ -98,3 +105,52 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO[A
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+WORKERS_HELP = (
+    "Worker processes: 0 runs in-process (the default), N uses N processes, auto one per CPU."
+)
+
+
+class _Workers(click.ParamType):
+    name = "N|auto"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            number = value
+        elif str(value).strip().lower() == "auto":
+            return resolve_workers("auto")
+        else:
+            try:
+                number = int(str(value))
+            except ValueError:
+                self.fail(f"{value!r} is not a whole number or 'auto'", param, ctx)
+        if number < 0:
+            self.fail(f"{number} is below 0 (0 runs in-process)", param, ctx)
+        return number
+
+
+def resolve_workers(value: int | str) -> int:
+    """The number of worker processes ``--workers`` asks for: ``auto`` is one per CPU
+    available to this process; ``0`` means in-process.
+
+    :raises AssayError: ``INVALID_CONFIG`` for a negative number or another word.
+    """
+    if isinstance(value, str) and value.strip().lower() == "auto":
+        try:
+            return max(1, len(os.sched_getaffinity(0)))
+        except AttributeError:  # not on Linux
+            return max(1, os.cpu_count() or 1)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise AssayError(
+            ErrorCode.INVALID_CONFIG,
+            f"workers must be a whole number >= 0 or 'auto', got {value!r}",
+            "workers",
+        )
+    return value
+
+
+workers_option = click.option(
+    "--workers", type=_Workers(), default=0, show_default=True, help=WORKERS_HELP
+)
+"""The ``--workers N|auto`` option with its one meaning (see the module docstring)."""

@@ -36,9 +36,9 @@ import pytest
 
 from assay._plugins import build_registry
 from assay._protocols import Dimension, Policy
+from assay._records import Decision
 from assay._registry import Registry
-from assay._types import Decision
-from assay._wire import converter, to_json_safe
+from assay.wire import converter, to_json_safe
 
 __all__ = [
     "assay_empty_registry",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import assay
+import assay_scorecard
 from assay_calibration.score_bands import (
     CalibrationConfig,
     CalibrationSample,
@@ -62,7 +63,9 @@ def test_positive_outcomes_are_configurable() -> None:
 
 def test_recommended_policy_plugs_into_the_scoring_config() -> None:
     policy = analyze_calibration(HISTORY).recommended_policy.to_action_policy()
-    assert policy == assay.ActionPolicyConfig(answer_at=85, review_at=40, abstain_below=40)
+    assert policy == assay_scorecard.ActionPolicyConfig(
+        answer_at=85, review_at=40, abstain_below=40
+    )
 
 
 def test_config_is_reported_with_sorted_bands() -> None:

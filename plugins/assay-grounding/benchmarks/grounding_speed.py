@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import assay
+import assay.wire
 from assay_grounding import AnswerRelevance, Grounding, grounding, relevance
 
 VECTORS = Path(__file__).resolve().parents[3].parent / "shared" / "conformance" / "scorecard"
@@ -41,7 +42,10 @@ def load() -> tuple[Cases, Cases]:
             record = json.loads(line)
             if "fn" in record or "error" in record["expected"]:
                 continue
-            case = assay.from_json_safe(record["inputs"]), assay.from_json_safe(record["config"])
+            case = (
+                assay.wire.from_json_safe(record["inputs"]),
+                assay.wire.from_json_safe(record["config"]),
+            )
             dimensions = set(record["expected"]["dimensions"])
             if dimensions <= CORE:
                 core_only.append(case)

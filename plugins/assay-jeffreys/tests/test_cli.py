@@ -7,8 +7,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from assay.audit import read_chain_file, verify_chain
 from assay.cli import AssayGroup
+from assay_audit import read_chain_file, verify_chain
 from assay_jeffreys import plugin, to_wire
 
 

@@ -10,6 +10,7 @@ import anyio
 import pytest
 
 import assay
+import assay_scorecard
 from assay_jeffreys import to_wire
 
 mcp = pytest.importorskip("mcp", reason="needs the extra assay-jeffreys[mcp]")
@@ -65,7 +66,9 @@ def test_mcp_server_serves_the_gate_and_the_scorecard(models):
     # part depends on the plugins installed beside the core, and with none the library refuses.
     card = out["card"]
     try:
-        expected = assay.scorecard_to_wire(assay.compute_confidence(case["inputs"], case["config"]))
+        expected = assay_scorecard.scorecard_to_wire(
+            assay_scorecard.compute_confidence(case["inputs"], case["config"])
+        )
     except assay.AssayError as error:
         assert card.is_error
         assert card.structured_content["error"] == error.to_dict()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import assay
-from assay.audit import AuditChain, read_chain_file, verify_chain
+from assay_audit import AuditChain, read_chain_file, verify_chain
 from assay_jeffreys import HypothesisManager, OutputGateMonitor
 from assay_jeffreys.sampling import make_generator
 

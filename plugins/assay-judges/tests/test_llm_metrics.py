@@ -9,7 +9,7 @@ import re
 import pytest
 
 import assay
-from assay.evaluation import evaluate, evaluate_batch
+from assay_evaluation import evaluate, evaluate_batch
 from assay_judges import DEFAULT_TEMPLATES, cache_key, judge_from_callable
 
 SAMPLE = {

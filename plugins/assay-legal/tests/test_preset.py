@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import assay
+import assay_scorecard
 
 NOW = {"freshness": {"now": "2026-06-01T00:00:00Z"}}
 INPUTS = {
@@ -45,7 +46,7 @@ def test_registered_as_a_preset() -> None:
 
 
 def test_preset_activates_its_dimensions_and_policy() -> None:
-    card = assay.compute_confidence(INPUTS, {"preset": "legal-governance-v1", **NOW})
+    card = assay_scorecard.compute_confidence(INPUTS, {"preset": "legal-governance-v1", **NOW})
     assert card.meta.active_dimensions == (
         "grounding",
         "retrieval",
@@ -63,7 +64,7 @@ def test_preset_activates_its_dimensions_and_policy() -> None:
 
 def test_missing_required_signal_forces_review() -> None:
     inputs = {k: v for k, v in INPUTS.items() if k != "citationCount"}
-    card = assay.compute_confidence(inputs, {"preset": "legal-governance-v1", **NOW})
+    card = assay_scorecard.compute_confidence(inputs, {"preset": "legal-governance-v1", **NOW})
     assert card.recommended_action == "review"
     assert card.action_rule == "review-when-missing"
     assert "citationCount" in card.meta.missing_signals
@@ -74,6 +75,6 @@ def test_callers_keys_win_and_sections_merge() -> None:
         "preset": "legal-governance-v1",
         "freshness": {"now": "2026-06-01T00:00:00Z", "aggregation": "newest"},
     }
-    scorer = assay.create_scorer(config)
+    scorer = assay_scorecard.create_scorer(config)
     assert scorer.config["freshness"]["aggregation"] == "newest"
     assert scorer.config["freshness"]["maxAgeForFullScore"] == 365

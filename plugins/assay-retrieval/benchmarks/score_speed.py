@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import assay
+import assay.wire
 from assay_retrieval import EvidenceConsistency, RetrievalConfidence, consistency, retrieval
 
 VECTORS = Path(__file__).resolve().parents[3].parent / "shared" / "conformance" / "scorecard"
@@ -40,7 +41,10 @@ def load_core_only() -> Pairs:
                 continue
             if set(record["expected"]["dimensions"]) <= CORE:
                 pairs.append(
-                    (assay.from_json_safe(record["inputs"]), assay.from_json_safe(record["config"]))
+                    (
+                        assay.wire.from_json_safe(record["inputs"]),
+                        assay.wire.from_json_safe(record["config"]),
+                    )
                 )
     return pairs
 

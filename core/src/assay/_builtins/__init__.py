@@ -1,9 +1,4 @@
-"""The core's built-in plugins: ordinary hook modules, registered through the same hooks as
-third-party plugins. This list is the one place that names them."""
+"""The core's built-in hook modules, registered through the same hooks as third-party plugins.
+This list is the one place that names them."""
 
-BUILTIN_MODULES: tuple[str, ...] = (
-    "assay._builtins.action_policy",
-    "assay._builtins.commands",
-    "assay._builtins.evaluation",
-    "assay._builtins.audit",
-)
+BUILTIN_MODULES: tuple[str, ...] = ("assay._builtins.commands",)

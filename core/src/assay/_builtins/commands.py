@@ -1,4 +1,4 @@
-"""Built-in plugin: the core's own subcommands (``assay plugins``, ``assay score``)."""
+"""Built-in hook module: the core's own subcommand, ``assay plugins``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,5 @@ from assay._hookspecs import hookimpl
 @hookimpl
 def assay_cli(cli: click.Group) -> None:
     from assay._cli.plugins_command import plugins_command
-    from assay._cli.score_command import score_command
 
     cli.add_command(plugins_command)
-    cli.add_command(score_command)

@@ -15,7 +15,7 @@ from typing import Any
 
 import assay
 from assay.jsmath import js_number, js_round, to_fixed
-from assay.signals import is_number
+from assay_scorecard.signals import is_number
 
 __all__ = ["DEFAULT_TIERS", "AuthorityDimension", "rank_points"]
 

@@ -74,7 +74,7 @@ class WarningCode:
 
 def is_real_number(value: Any) -> bool:
     """A real number (NaN and infinities included), never a boolean. Wider than
-    :func:`assay.signals.is_number` on purpose: frames and evaluators hand over NumPy scalars
+    :func:`assay_scorecard.signals.is_number` on purpose: frames and evaluators hand over NumPy scalars
     (``numpy.float32``, ``numpy.int64``) that are not Python floats."""
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
 

@@ -13,8 +13,9 @@ from collections.abc import Mapping
 from typing import Any
 
 import assay
-from assay.signals import is_number
+import assay_scorecard
 from assay_bridges.signals import EvaluationSignals
+from assay_scorecard.signals import is_number
 
 __all__ = [
     "from_custom_judge",
@@ -119,7 +120,7 @@ def from_custom_judge(result: Mapping[str, Any]) -> EvaluationSignals:
     total = _number_or_none(result, "totalClaims")
     supported = _number_or_none(result, "supportedClaims")
     if total is not None and supported is not None:
-        fields["claim_support"] = assay.ClaimSupport(
+        fields["claim_support"] = assay_scorecard.ClaimSupport(
             total_claims=total,
             supported_claims=supported,
             unsupported_claims=_number_or_none(result, "unsupportedClaims"),

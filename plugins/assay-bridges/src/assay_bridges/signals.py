@@ -12,6 +12,7 @@ from typing import Any
 import attrs
 
 import assay
+import assay_scorecard
 
 __all__ = ["SIGNAL_KEYS", "EvaluationSignals", "claim_support_to_wire"]
 
@@ -39,7 +40,7 @@ _FIELD_BY_KEY: dict[str, str] = {
 }
 
 
-def claim_support_to_wire(claim_support: assay.ClaimSupport) -> dict[str, Any]:
+def claim_support_to_wire(claim_support: assay_scorecard.ClaimSupport) -> dict[str, Any]:
     """The wire object of a claim summary: ``totalClaims``, ``supportedClaims``, then
     ``unsupportedClaims`` and ``contradictedClaims`` only when they were given."""
     wire: dict[str, Any] = {
@@ -76,7 +77,7 @@ class EvaluationSignals:
 
     faithfulness_score: float | None = None
     answer_relevance_score: float | None = None
-    claim_support: assay.ClaimSupport | None = None
+    claim_support: assay_scorecard.ClaimSupport | None = None
     citation_coverage_score: float | None = None
     invalid_citation_count: float | None = None
     citation_count: float | None = None
@@ -96,7 +97,7 @@ class EvaluationSignals:
     @classmethod
     def from_wire_values(cls, values: Mapping[str, Any]) -> EvaluationSignals:
         """Build from camelCase keys (a subset of :data:`SIGNAL_KEYS`; ``claimSupport`` as an
-        :class:`assay.ClaimSupport`).
+        :class:`assay_scorecard.ClaimSupport`).
 
         :raises AssayError: ``INVALID_INPUT`` naming the key when it is not a signal key.
         """

@@ -40,6 +40,7 @@ from typing import Any
 import attrs
 
 import assay
+import assay_scorecard
 
 __all__ = [
     "ACTIONS",
@@ -334,10 +335,10 @@ class RecommendedPolicy:
             "abstainBelow": _number(self.abstain_below),
         }
 
-    def to_action_policy(self) -> assay.ActionPolicyConfig:
-        """The thresholds as the core's :class:`assay.ActionPolicyConfig` (other fields unset),
+    def to_action_policy(self) -> assay_scorecard.ActionPolicyConfig:
+        """The thresholds as the core's :class:`assay_scorecard.ActionPolicyConfig` (other fields unset),
         ready for ``ScoringConfig(action_policy=...)``."""
-        return assay.ActionPolicyConfig(
+        return assay_scorecard.ActionPolicyConfig(
             answer_at=self.answer_at, review_at=self.review_at, abstain_below=self.abstain_below
         )
 

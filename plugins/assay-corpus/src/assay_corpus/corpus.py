@@ -13,9 +13,9 @@ from typing import Any
 
 import assay
 from assay.jsmath import js_number, round_to
-from assay.signals import is_number
 from assay_corpus.numbers import is_integer, js_min
 from assay_corpus.readiness import ReadinessDimension
+from assay_scorecard.signals import is_number
 
 __all__ = ["CorpusDimension", "coverage_points"]
 

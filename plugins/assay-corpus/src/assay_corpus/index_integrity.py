@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from typing import Any
 
 import assay
-from assay.signals import is_finite_number, is_number
 from assay_corpus.numbers import is_integer
 from assay_corpus.readiness import ReadinessDimension
+from assay_scorecard.signals import is_finite_number, is_number
 
 __all__ = ["DEFAULTS", "IndexIntegrityDimension"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from assay.signals import is_finite_number
+from assay_scorecard.signals import is_finite_number
 
 __all__ = ["is_integer", "js_min"]
 

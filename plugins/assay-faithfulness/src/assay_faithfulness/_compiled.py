@@ -4,20 +4,18 @@
 machine with a C compiler. It mirrors a few pure-Python functions of :mod:`.text`,
 :mod:`.ngrams`, :mod:`.tfidf` and :mod:`.jsnumbers`, which stay the reference, and gives
 identical results, only faster. Those modules use it when :data:`COMPILED` is true: it was
-built, and ``ASSAY_PURE_PYTHON`` is not set (:func:`assay.speedups_allowed`, asked once, when
-the plugin is imported).
+built, and ``ASSAY_PURE_PYTHON`` is not set (:func:`assay.load_speedups`, asked once, when the
+plugin is imported).
 """
 
 from __future__ import annotations
 
 import assay
 
-try:
-    from assay_faithfulness import _speedups
-except ImportError:  # not built (no C compiler at install time): the pure-Python kernels run
-    _speedups = None  # type: ignore[assignment]
+# None when not built (no C compiler at install time) or ASSAY_PURE_PYTHON is set
+_speedups = assay.load_speedups("assay_faithfulness._speedups")
 
 __all__ = ["COMPILED", "_speedups"]
 
-COMPILED = _speedups is not None and assay.speedups_allowed()
+COMPILED = _speedups is not None
 """Whether the compiled twins are in use (built, and ``ASSAY_PURE_PYTHON`` not set)."""

@@ -17,7 +17,7 @@ from typing import Any
 
 import assay
 from assay.jsmath import js_number, js_round, round_to, to_fixed
-from assay.signals import is_number, timestamp_ms
+from assay_scorecard.signals import is_number, timestamp_ms
 
 __all__ = ["DEFAULTS", "FreshnessDimension", "select_age"]
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import assay
 from assay.jsmath import js_number, round_to
-from assay.signals import DOCUMENTS_SILENT, claim_support_problem, is_number, js_truthy
+from assay_scorecard.signals import DOCUMENTS_SILENT, claim_support_problem, is_number, js_truthy
 
 MAX_POINTS = 30.0
 _BASE = {"high": 30, "medium": 13}
@@ -227,14 +227,3 @@ def _support_reason(support: Any, ambiguous: bool, base: int) -> str:
     if support == "medium":
         return "Source text partially supports the answer."
     return f"Source support is low ({base} base points)."
-
-
-PURE_SCORE = Grounding.score
-"""The pure-Python ``Grounding.score``: the reference implementation, kept reachable when the
-compiled twin (``assay_grounding._speedups.grounding_score``) replaces it on the class."""
-
-# None when not built (no C compiler at install time) or ASSAY_PURE_PYTHON=1: the method stays
-_speedups = assay.load_speedups("assay_grounding._speedups")
-if _speedups is not None:
-    # a compiled function binds like a method (Cython's binding=True)
-    Grounding.score = _speedups.grounding_score  # type: ignore[method-assign]

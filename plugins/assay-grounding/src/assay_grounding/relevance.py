@@ -11,7 +11,7 @@ from typing import Any
 
 import assay
 from assay.jsmath import js_number, round_to
-from assay.signals import resolve_score_bands
+from assay_scorecard.signals import resolve_score_bands
 
 MAX_POINTS = 15.0
 DEFAULT_BANDS = {"full": 0.90, "high": 0.75, "medium": 0.60, "low": 0.40}
@@ -91,14 +91,3 @@ class AnswerRelevance(assay.Dimension):
             },
             warnings=[],
         )
-
-
-PURE_SCORE = AnswerRelevance.score
-"""The pure-Python ``AnswerRelevance.score``: the reference implementation, kept reachable when
-the compiled twin (``assay_grounding._speedups.relevance_score``) replaces it on the class."""
-
-# None when not built (no C compiler at install time) or ASSAY_PURE_PYTHON=1: the method stays
-_speedups = assay.load_speedups("assay_grounding._speedups")
-if _speedups is not None:
-    # a compiled function binds like a method (Cython's binding=True)
-    AnswerRelevance.score = _speedups.relevance_score  # type: ignore[method-assign]

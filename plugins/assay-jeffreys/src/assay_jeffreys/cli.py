@@ -89,8 +89,8 @@ def decide_command(
     Exit 0 when every output passes, 30 when any fails, 40 when any escalates (and none
     fails), 2 on bad input.
     """
-    from assay.audit import AuditChain
     from assay.cli import echo_json
+    from assay_audit import AuditChain
     from assay_jeffreys.hypothesis import HypothesisManager
     from assay_jeffreys.loaders import load_history, load_score_vectors
     from assay_jeffreys.monitor import OutputGateMonitor

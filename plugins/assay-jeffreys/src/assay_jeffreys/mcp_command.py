@@ -3,7 +3,7 @@
 Tools:
 
 * ``bayes_output_gate``: :data:`assay_jeffreys.adapter.BAYES_OUTPUT_GATE_TOOL`.
-* ``assay_scorecard``: :func:`assay.compute_confidence` on ``{"inputs", "config"?}`` (seed
+* ``assay_scorecard``: :func:`assay_scorecard.compute_confidence` on ``{"inputs", "config"?}`` (seed
   000 wire shapes), returning the scorecard's wire shape.
 
 Each call returns the result both as structured content and as JSON text. Bad input is a tool
@@ -50,8 +50,8 @@ def _scorecard(arguments: Any) -> dict[str, Any]:
     unknown = sorted(set(arguments) - {"inputs", "config"})
     if unknown:
         raise assay.AssayError(INVALID_CONFIG, f"unknown field(s) {', '.join(unknown)}", "input")
-    card = assay.compute_confidence(arguments["inputs"], arguments.get("config"))
-    wire: dict[str, Any] = json_safe(assay.scorecard_to_wire(card))
+    card = assay_scorecard.compute_confidence(arguments["inputs"], arguments.get("config"))
+    wire: dict[str, Any] = json_safe(assay_scorecard.scorecard_to_wire(card))
     return wire
 
 

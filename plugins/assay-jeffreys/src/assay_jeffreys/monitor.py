@@ -10,7 +10,7 @@ from typing import Any
 import attrs
 
 from assay import AssayError
-from assay.audit import AuditChain, AuditEntry
+from assay_audit import AuditChain, AuditEntry
 from assay_jeffreys.diagnostics import (
     DEFAULT_ALPHA,
     DEFAULT_DEPENDENCE_THRESHOLD,

@@ -8,7 +8,7 @@ from typing import Any
 import attrs
 
 import assay
-from assay.evaluation import EvaluationErrorCode as Code
+from assay_evaluation import EvaluationErrorCode as Code
 
 __all__ = ["CallableJudge", "judge_from_callable"]
 

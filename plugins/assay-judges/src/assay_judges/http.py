@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 
 import assay
-from assay.evaluation import EvaluationErrorCode as Code
+from assay_evaluation import EvaluationErrorCode as Code
 
 __all__ = ["RETRYABLE_STATUS", "HttpJudgeBase", "post_json"]
 

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 import attrs
 
 import assay
-from assay.evaluation import EvaluationErrorCode as Code
+from assay_evaluation import EvaluationErrorCode as Code
 from assay_judges.parsing import parse_claims, parse_score, parse_verdict, parse_verdicts
 from assay_judges.prompts import fill, numbered, templates_for
 from assay_judges.session import JudgeSession

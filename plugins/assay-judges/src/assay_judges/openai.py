@@ -9,7 +9,7 @@ from typing import Any
 import attrs
 
 import assay
-from assay.evaluation import EvaluationErrorCode as Code
+from assay_evaluation import EvaluationErrorCode as Code
 from assay_judges.http import HttpJudgeBase
 from assay_judges.settings import read_settings
 

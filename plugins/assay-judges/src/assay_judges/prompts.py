@@ -13,7 +13,7 @@ from string import Formatter
 from typing import Any
 
 import assay
-from assay.evaluation import EvaluationErrorCode as Code
+from assay_evaluation import EvaluationErrorCode as Code
 
 __all__ = ["DEFAULT_TEMPLATES", "fill", "numbered", "templates_for"]
 

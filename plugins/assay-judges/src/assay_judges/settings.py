@@ -8,8 +8,8 @@ from typing import Any
 from urllib.parse import urlparse
 
 import assay
-from assay.evaluation import EvaluationErrorCode as Code
-from assay.evaluation import snake_case
+from assay_evaluation import EvaluationErrorCode as Code
+from assay_evaluation import snake_case
 
 __all__ = ["JudgeSettings", "read_settings"]
 

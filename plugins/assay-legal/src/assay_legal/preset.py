@@ -4,7 +4,7 @@ requirements."""
 
 from __future__ import annotations
 
-import assay
+import assay_scorecard
 
 LEGAL_GOVERNANCE = "legal-governance-v1"
 
@@ -22,13 +22,13 @@ AUTHORITY_TIERS = [
 EXPECTED_TYPES = ["Declaration", "Bylaws", "Rules", "Amendments", "Minutes", "Budget"]
 
 
-def legal_governance_preset() -> assay.Preset:
+def legal_governance_preset() -> assay_scorecard.Preset:
     """The preset object (registered by this plugin under ``legal-governance-v1``).
 
     Freshness needs the caller's reference time: pass ``{"freshness": {"now": ...}}`` in the
     config (sections merge one level deep with the preset's).
     """
-    return assay.Preset(
+    return assay_scorecard.Preset(
         name=LEGAL_GOVERNANCE,
         description="governing documents: authority hierarchy, named corpus types, slow freshness",
         require=("answerRelevanceScore", "conflictSignal", "citationCount"),

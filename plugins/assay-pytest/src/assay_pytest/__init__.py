@@ -1,6 +1,6 @@
 """assay-pytest: RAG evaluation gates as ordinary pytest tests.
 
-The ``assay_gate`` fixture evaluates samples with :mod:`assay.evaluation`; its assertions fail
+The ``assay_gate`` fixture evaluates samples with :mod:`assay_evaluation`; its assertions fail
 with one readable line per failing metric (and its worst samples), and compare with a baseline
 file checked into the repository (``--assay-update-baseline`` rewrites it).
 """

@@ -10,7 +10,7 @@ from typing import Any
 
 import assay
 from assay.cli import atomic_write
-from assay.evaluation import (
+from assay_evaluation import (
     BatchEvalResult,
     batch_to_wire,
     coerce_sample,
@@ -106,7 +106,7 @@ class EvalGate:
         metrics: Sequence[str] | None = None,
         options: Mapping[str, Any] | None = None,
     ) -> BatchEvalResult:
-        """:func:`assay.evaluation.evaluate_batch` over ``samples`` (or a JSON Lines path)."""
+        """:func:`assay_evaluation.evaluate_batch` over ``samples`` (or a JSON Lines path)."""
         if isinstance(samples, str | Path):
             return evaluate_batch(load_samples(samples), metrics, options, registry=self.registry)
         return evaluate_batch(samples, metrics, options, registry=self.registry)

@@ -90,14 +90,3 @@ class EvidenceConsistency(assay.Dimension):
             diagnostics={"candidateCount": n, "scoreStdDev": to_fixed(std, 4) if n > 1 else 0},
             warnings=warnings,
         )
-
-
-PURE_SCORE = EvidenceConsistency.score
-"""The pure-Python ``EvidenceConsistency.score``: the reference implementation, kept reachable
-when the compiled twin (``assay_retrieval._speedups.consistency_score``) replaces it on the
-class."""
-
-# None when not built (no C compiler at install time) or ASSAY_PURE_PYTHON=1: the method stays
-_speedups = assay.load_speedups("assay_retrieval._speedups")
-if _speedups is not None:
-    EvidenceConsistency.score = _speedups.consistency_score  # type: ignore[method-assign]  # cyfunctions bind like methods

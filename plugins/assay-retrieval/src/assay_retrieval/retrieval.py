@@ -13,7 +13,7 @@ import attrs
 
 import assay
 from assay.jsmath import js_number, round_to
-from assay.signals import MISSING_CANDIDATES, is_finite_number, resolve_score_bands
+from assay_scorecard.signals import MISSING_CANDIDATES, is_finite_number, resolve_score_bands
 
 MAX_POINTS = 25.0
 DEFAULT_BANDS = {"full": 0.80, "high": 0.65, "medium": 0.50, "low": 0.35}
@@ -356,13 +356,3 @@ class RetrievalConfidence(assay.Dimension):
             uncapped_raw=uncapped,
             warnings=warnings or None,
         )
-
-
-PURE_SCORE = RetrievalConfidence.score
-"""The pure-Python ``RetrievalConfidence.score``: the reference implementation, kept reachable when
-the compiled twin (``assay_retrieval._speedups.retrieval_score``) replaces it on the class."""
-
-# None when not built (no C compiler at install time) or ASSAY_PURE_PYTHON=1: the method stays
-_speedups = assay.load_speedups("assay_retrieval._speedups")
-if _speedups is not None:
-    RetrievalConfidence.score = _speedups.retrieval_score  # type: ignore[method-assign]  # cyfunctions bind like methods

@@ -1,1 +1,0 @@
-"""The runtime confidence scorecard (seed 000): types, composition, action policy, signal policy."""

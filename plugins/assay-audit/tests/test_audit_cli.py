@@ -1,0 +1,60 @@
+"""``assay audit verify``: exit 0 intact, 20 broken, 2 malformed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from assay.cli import AssayGroup
+from assay_audit import AuditChain
+from assay_audit import plugin as audit_builtin
+
+
+def build_cli() -> AssayGroup:
+    """A root group holding only the audit commands, added through their hook."""
+    root = AssayGroup(name="assay")
+    audit_builtin.assay_cli(root)
+    return root
+
+
+def _write_chain(path: Path, n: int = 3) -> None:
+    chain = AuditChain(path)
+    for i in range(n):
+        chain.append({"decision": i})
+
+
+def test_verify_reports_an_intact_chain(tmp_path: Path):
+    path = tmp_path / "chain.jsonl"
+    _write_chain(path)
+    result = CliRunner().invoke(build_cli(), ["audit", "verify", str(path)])
+    assert result.exit_code == 0
+    assert result.output == "ok: 3 entries verified\n"
+
+
+def test_verify_exits_20_on_a_broken_chain_naming_the_index(tmp_path: Path):
+    path = tmp_path / "chain.jsonl"
+    _write_chain(path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    lines[1] = lines[1].replace('"decision":1', '"decision":7')
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(build_cli(), ["audit", "verify", str(path), "--json"])
+    assert result.exit_code == 20
+    assert json.loads(result.output) == {
+        "valid": False,
+        "brokenAt": 1,
+        "reason": "hash",
+        "length": 3,
+    }
+
+
+def test_verify_exits_2_on_malformed_or_missing_files(tmp_path: Path):
+    path = tmp_path / "chain.json"
+    path.write_text("[1]", encoding="utf-8")
+    result = CliRunner().invoke(build_cli(), ["audit", "verify", str(path)])
+    assert result.exit_code == 2
+    assert "error [INVALID_SNAPSHOT] [0]:" in result.output
+    missing = CliRunner().invoke(build_cli(), ["audit", "verify", str(tmp_path / "none")])
+    assert missing.exit_code == 2
+    assert "error [IO_ERROR]" in missing.output

@@ -1,0 +1,74 @@
+"""assay_evaluation: how good is a RAG pipeline, and did it regress? (seed 001)
+
+Run registered :class:`~assay.Metric` objects over samples, with thresholds, a weighted composite,
+per-metric aggregates, regression detection against a baseline, tri-state results (an
+undetermined score is never a failure), threshold replay, and batch runs on any
+:class:`concurrent.futures.Executor` that stream results to JSON Lines and resume.
+
+Public API (covered by the versioning policy); the underscore modules are private.
+"""
+
+from assay_evaluation._aggregate import baseline_means, detect_regressions, summarize
+from assay_evaluation._api import Evaluator, create_evaluator, evaluate, evaluate_batch
+from assay_evaluation._batch import summarize_batch
+from assay_evaluation._codes import EvaluationErrorCode
+from assay_evaluation._context import SampleContext
+from assay_evaluation._options import MODES, EvaluateOptions, parse_options, snake_case
+from assay_evaluation._plan import LLM_METRIC_KIND, METRIC_SET_KIND
+from assay_evaluation._replay import replay_thresholds
+from assay_evaluation._samples import coerce_sample, sample_to_wire
+from assay_evaluation._single import composite_score, judge_pass
+from assay_evaluation._stream import read_results
+from assay_evaluation._types import (
+    BatchEvalResult,
+    Cost,
+    EvalResult,
+    MetricAggregate,
+    MetricRegression,
+)
+from assay_evaluation._wire import (
+    aggregate_to_wire,
+    batch_to_wire,
+    cost_to_wire,
+    metric_result_from_wire,
+    metric_result_to_wire,
+    result_from_wire,
+    result_to_wire,
+)
+
+__all__ = [
+    "LLM_METRIC_KIND",
+    "METRIC_SET_KIND",
+    "MODES",
+    "BatchEvalResult",
+    "Cost",
+    "EvalResult",
+    "EvaluateOptions",
+    "EvaluationErrorCode",
+    "Evaluator",
+    "MetricAggregate",
+    "MetricRegression",
+    "SampleContext",
+    "aggregate_to_wire",
+    "baseline_means",
+    "batch_to_wire",
+    "coerce_sample",
+    "composite_score",
+    "cost_to_wire",
+    "create_evaluator",
+    "detect_regressions",
+    "evaluate",
+    "evaluate_batch",
+    "judge_pass",
+    "metric_result_from_wire",
+    "metric_result_to_wire",
+    "parse_options",
+    "read_results",
+    "replay_thresholds",
+    "result_from_wire",
+    "result_to_wire",
+    "sample_to_wire",
+    "snake_case",
+    "summarize",
+    "summarize_batch",
+]

@@ -1,0 +1,143 @@
+"""The public entry points: :func:`evaluate`, :func:`evaluate_batch`, :func:`create_evaluator`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from assay import AssayError, EvalSample, Registry, default_registry
+from assay_evaluation._batch import run_batch, summarize_batch
+from assay_evaluation._codes import EvaluationErrorCode as Code
+from assay_evaluation._options import EvaluateOptions, parse_options
+from assay_evaluation._plan import resolve_plan
+from assay_evaluation._samples import coerce_sample
+from assay_evaluation._single import evaluate_with_plan
+from assay_evaluation._types import BatchEvalResult, EvalResult
+
+__all__ = ["Evaluator", "create_evaluator", "evaluate", "evaluate_batch"]
+
+SampleLike = EvalSample | Mapping[str, Any]
+OptionsLike = EvaluateOptions | Mapping[str, Any] | None
+
+
+def evaluate(
+    sample: SampleLike,
+    metrics: Sequence[str] | None = None,
+    options: OptionsLike = None,
+    *,
+    registry: Registry | None = None,
+) -> EvalResult:
+    """Evaluate one sample (seed 001 ``evaluate``).
+
+    :param sample: an :class:`~assay.EvalSample` or its JSON shape.
+    :param metrics: metric ids in run order (registry ids or the seed's camelCase); ``None``
+        uses the registry's ``metric-set`` named ``default``, else every registered metric.
+    :param options: :class:`EvaluateOptions` or a mapping of them (snake_case or camelCase keys).
+    :param registry: where metrics and judges are looked up (default: the process registry).
+    :return: per-metric results (tri-state), the composite score and the overall pass.
+    :raises AssayError: ``MISSING_ANSWER``, ``INVALID_CONTEXTS``, ``INVALID_SAMPLE`` for a bad
+        sample; ``UNKNOWN_METRIC``, ``INVALID_THRESHOLD``, ``INVALID_OPTION``,
+        ``JUDGE_MISCONFIGURED`` for bad options; ``INVALID_METRIC_RESULT`` when a metric breaks
+        its contract.
+    """
+    parsed = parse_options(options)
+    checked = coerce_sample(sample)
+    plan = resolve_plan(metrics, parsed, registry or default_registry())
+    return evaluate_with_plan(checked, plan)
+
+
+def evaluate_batch(
+    samples: Iterable[SampleLike],
+    metrics: Sequence[str] | None = None,
+    options: OptionsLike = None,
+    *,
+    registry: Registry | None = None,
+) -> BatchEvalResult:
+    """Evaluate many samples (seed 001 ``evaluateBatch``), at any scale.
+
+    Every sample is validated before any work starts. Results come back in input order whatever
+    the executor. With ``options.executor`` the work runs there in chunks of
+    ``options.chunk_size`` with at most ``options.concurrency`` chunks in flight; results are
+    identical to the in-process run. With ``options.output`` each finished chunk is appended to
+    a JSON Lines file (flushed and fsynced); with ``options.resume`` samples already in that file
+    (by id, or by position when they have none) are not evaluated again.
+
+    :return: results, per-metric aggregates, composite aggregate, overall pass, total cost and,
+        with ``options.baseline_result``, regressions.
+    :raises AssayError: as :func:`evaluate` (a bad sample is reported as ``samples[i].field``);
+        ``INVALID_BASELINE`` for a baseline without aggregates; ``MALFORMED_INPUT`` when the
+        file to resume from is not a results stream.
+    """
+    parsed = parse_options(options)
+    checked = [coerce_sample(s, f"samples[{i}]") for i, s in enumerate(samples)]
+    plan = resolve_plan(metrics, parsed, registry or default_registry())
+    results = run_batch(checked, plan, parsed)
+    return summarize_batch(
+        results, plan.metric_ids, parsed.baseline_result, parsed.regression_threshold
+    )
+
+
+@attrs.frozen
+class Evaluator:
+    """A pre-configured evaluator (seed 001 ``Evaluator``): per-call options take precedence over
+    ``config``; per-call ``metrics`` replace ``metrics``.
+
+    Attributes:
+        config: the configured options.
+        metrics: the configured metric ids, or ``None`` for the default set.
+        registry: where metrics and judges are looked up, or ``None`` for the process registry.
+    """
+
+    config: EvaluateOptions
+    metrics: tuple[str, ...] | None = None
+    registry: Registry | None = None
+
+    def evaluate(
+        self, sample: SampleLike, metrics: Sequence[str] | None = None, options: OptionsLike = None
+    ) -> EvalResult:
+        """:func:`evaluate` with this evaluator's configuration."""
+        return evaluate(
+            sample,
+            self.metrics if metrics is None else metrics,
+            self.config.merged(options),
+            registry=self.registry,
+        )
+
+    def evaluate_batch(
+        self,
+        samples: Iterable[SampleLike],
+        metrics: Sequence[str] | None = None,
+        options: OptionsLike = None,
+    ) -> BatchEvalResult:
+        """:func:`evaluate_batch` with this evaluator's configuration."""
+        return evaluate_batch(
+            samples,
+            self.metrics if metrics is None else metrics,
+            self.config.merged(options),
+            registry=self.registry,
+        )
+
+
+def create_evaluator(
+    config: Mapping[str, Any] | None = None, *, registry: Registry | None = None
+) -> Evaluator:
+    """An :class:`Evaluator` from a configuration mapping: any option of :class:`EvaluateOptions`
+    plus ``metrics`` (seed 001 ``EvaluatorConfig``).
+
+    The configuration is validated now, including metric ids and thresholds when a registry is
+    available, so a bad config fails at creation, not at the first sample.
+
+    :raises AssayError: as :func:`evaluate` for the options; ``INVALID_OPTION`` when ``metrics``
+        is not a list of strings.
+    """
+    config = dict(config or {})
+    metrics = config.pop("metrics", None)
+    if metrics is not None and (
+        isinstance(metrics, str) or not all(isinstance(m, str) for m in metrics)
+    ):
+        raise AssayError(Code.INVALID_OPTION, "metrics must be a list of ids", "config.metrics")
+    options = parse_options(config)
+    resolve_plan(metrics, options, registry or default_registry())
+    return Evaluator(options, None if metrics is None else tuple(metrics), registry)

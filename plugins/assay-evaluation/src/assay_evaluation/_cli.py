@@ -1,0 +1,261 @@
+"""``assay eval DATA.jsonl``: evaluate a dataset, print a summary, gate on thresholds and
+regressions.
+
+Exit codes: 0 every threshold met and no regression; 1 a threshold failed or a regression was
+found; 2 bad input or configuration (any :class:`~assay.AssayError`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+
+from assay import AssayError, ErrorCode, default_registry
+from assay.cli import EXIT_FAILED, EXIT_OK, atomic_write, read_json_file
+from assay_evaluation._api import evaluate_batch
+from assay_evaluation._codes import EvaluationErrorCode as Code
+from assay_evaluation._judge_config import judge_from_config
+from assay_evaluation._samples import coerce_sample
+from assay_evaluation._types import BatchEvalResult, EvalResult
+from assay_evaluation._wire import batch_to_wire
+
+__all__ = ["eval_command", "read_samples", "sample_line"]
+
+
+def read_samples(path: str) -> list[Any]:
+    """Samples from a JSON Lines file (one seed ``EvalSample`` object per line; blank lines
+    skipped).
+
+    :raises AssayError: ``IO_ERROR`` when unreadable; ``MALFORMED_INPUT`` for a line that is not
+        JSON; the sample codes (``MISSING_ANSWER``, ...) with path ``line N.<field>``.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise AssayError(ErrorCode.IO_ERROR, f"cannot read {path}: {exc.strerror}", path) from exc
+    samples = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise AssayError(
+                ErrorCode.MALFORMED_INPUT, f"not valid JSON: {exc.msg}", f"line {number}"
+            ) from exc
+        samples.append(coerce_sample(value, f"line {number}"))
+    return samples
+
+
+def sample_line(result: EvalResult, index: int) -> dict[str, Any]:
+    """The ``--json`` record of one sample: ``{"id", "metrics": {id: {"score", "passed",
+    "explanation", "signals"}}, "compositeScore", "passed"}``."""
+    return {
+        "id": result.sample.id if result.sample.id is not None else f"#{index}",
+        "metrics": {
+            metric_id: {
+                "score": metric.score,
+                "passed": metric.passed,
+                "explanation": metric.explanation,
+                "signals": [
+                    {"severity": s.severity, "message": s.message, "evidence": s.evidence}
+                    for s in metric.signals
+                ],
+            }
+            for metric_id, metric in result.metrics.items()
+        },
+        "compositeScore": result.composite_score,
+        "passed": result.passed,
+    }
+
+
+def _parse_thresholds(pairs: tuple[str, ...]) -> dict[str, float]:
+    thresholds: dict[str, float] = {}
+    for pair in pairs:
+        metric_id, sep, value = pair.partition("=")
+        try:
+            thresholds[metric_id.strip()] = float(value)
+        except ValueError:
+            sep = ""
+        if not sep or not metric_id.strip():
+            raise AssayError(
+                Code.INVALID_THRESHOLD, f"expected METRIC=NUMBER, got {pair!r}", "--threshold"
+            )
+    return thresholds
+
+
+@contextmanager
+def _progress(enabled: bool, total: int) -> Iterator[Callable[[int, int], None] | None]:
+    if not enabled:
+        yield None
+        return
+    with click.progressbar(length=total, label="evaluating", file=sys.stderr) as bar:
+        last = [0]
+
+        def advance(done: int, _total: int) -> None:
+            bar.update(done - last[0])
+            last[0] = done
+
+        yield advance
+
+
+def _summary(batch: BatchEvalResult) -> str:
+    header = f"{'metric':<22}{'mean':>7}{'median':>8}{'min':>7}{'max':>7}{'std':>7}"
+    header += f"{'pass':>8}{'null':>8}"
+    lines = [header, "-" * len(header)]
+    items = [*batch.aggregates.items(), ("composite", batch.composite_aggregate)]
+    for metric_id, a in items:
+        lines.append(
+            f"{metric_id:<22}{a.mean:>7.3f}{a.median:>8.3f}{a.min:>7.3f}{a.max:>7.3f}"
+            f"{a.std_dev:>7.3f}{a.pass_rate:>8.1%}{a.null_rate:>8.1%}"
+        )
+    for r in batch.regressions or ():
+        mark = "REGRESSED" if r.regressed else "ok"
+        lines.append(
+            f"regression {r.metric_id}: {r.baseline_mean:.3f} -> {r.current_mean:.3f} "
+            f"(delta {r.delta:+.3f}) {mark}"
+        )
+    cost = batch.total_cost
+    if cost.llm_calls or cost.cache_hits:
+        lines.append(
+            f"judge: {cost.llm_calls} calls, {cost.input_tokens} input / {cost.output_tokens} "
+            f"output tokens, {cost.cache_hits} cache hits, {cost.parse_failures} parse failures"
+        )
+    failed = sum(not r.passed for r in batch.results)
+    lines.append(
+        f"{len(batch.results)} samples, {failed} failed: "
+        + ("PASSED" if batch.passed and not batch.regressed else "FAILED")
+    )
+    return "\n".join(lines)
+
+
+def _options(
+    config: dict[str, Any], cli: dict[str, Any], registry: Any
+) -> tuple[list[str] | None, dict[str, Any]]:
+    metrics = config.pop("metrics", None)
+    judge_spec = config.pop("judge", None)
+    if cli["metrics"]:
+        metrics = [m.strip() for m in cli["metrics"].split(",") if m.strip()]
+    if cli["judge"]:
+        judge_spec = cli["judge"]
+        if cli["judge_model"]:
+            judge_spec = {"type": cli["judge"], "model": cli["judge_model"]}
+    options = dict(config)
+    if cli["mode"]:
+        options["mode"] = cli["mode"]
+    if cli["threshold"]:
+        options["thresholds"] = {**options.get("thresholds", {}), **cli["threshold"]}
+    for key in ("composite_threshold", "regression_threshold", "repeats", "judge_cache"):
+        if cli[key] is not None:
+            options[key] = cli[key]
+    options["judge"] = judge_from_config(judge_spec, registry)
+    return metrics, options
+
+
+@click.command("eval")
+@click.argument("data", type=click.Path(dir_okay=False))
+@click.option("--metrics", help="Comma-separated metric ids (default: the default metric set).")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False),
+    help="JSON evaluator config: metrics, thresholds, compositeWeights, mode, judge, ...",
+)
+@click.option("--mode", type=click.Choice(["heuristic", "llm", "hybrid"]))
+@click.option(
+    "--threshold",
+    "thresholds",
+    multiple=True,
+    metavar="METRIC=VALUE",
+    help="Pass threshold of one metric, in [0, 1] (repeatable).",
+)
+@click.option("--composite-threshold", type=float)
+@click.option("--judge", help="Registered judge or judge factory (e.g. openai, anthropic).")
+@click.option("--judge-model", help="Model for the judge factory.")
+@click.option(
+    "--judge-cache",
+    type=click.Path(file_okay=False),
+    help="Folder caching judge replies by hash of (judge, prompt).",
+)
+@click.option("--repeats", type=int, help="Ask the judge this many times per prompt.")
+@click.option(
+    "--baseline",
+    type=click.Path(dir_okay=False),
+    help="A stored result (JSON) to detect regressions against.",
+)
+@click.option("--regression-threshold", type=float)
+@click.option(
+    "--save-baseline",
+    type=click.Path(dir_okay=False),
+    help="Write this run's aggregates as a baseline file.",
+)
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False),
+    help="Stream every sample's full result to this JSON Lines file.",
+)
+@click.option("--resume", is_flag=True, help="With --output: skip samples already there.")
+@click.option(
+    "--workers", type=int, default=0, show_default=True, help="Worker processes (0: in-process)."
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help="One JSON line per sample, then one aggregate line."
+)
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(dir_okay=False),
+    help="Write a self-contained HTML report here.",
+)
+@click.pass_context
+def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
+    """Evaluate the samples in DATA.jsonl (seed EvalSample objects, one per line).
+
+    Exit codes: 0 every threshold met and no regression, 1 a threshold failed or a regression
+    was found, 2 bad input or configuration.
+    """
+    registry = default_registry()
+    config = dict(read_json_file(cli.pop("config_path"))) if cli["config_path"] else {}
+    cli["threshold"] = _parse_thresholds(cli.pop("thresholds"))
+    metrics, options = _options(config, cli, registry)
+    samples = read_samples(data)
+    if cli["baseline"]:
+        options["baseline_result"] = read_json_file(cli["baseline"])
+    if cli["output"]:
+        options.update(output=cli["output"], resume=cli["resume"])
+    show_bar = sys.stderr.isatty() and not cli["as_json"]
+    pool = None
+    if cli["workers"] and cli["workers"] > 0:
+        from concurrent.futures import ProcessPoolExecutor
+
+        pool = ProcessPoolExecutor(cli["workers"])
+        options["executor"] = pool
+    try:
+        with _progress(show_bar, len(samples)) as advance:
+            options["on_progress"] = advance
+            batch = evaluate_batch(samples, metrics, options, registry=registry)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    if cli["as_json"]:
+        for index, result in enumerate(batch.results):
+            click.echo(json.dumps(sample_line(result, index), ensure_ascii=False))
+        summary = batch_to_wire(batch, with_results=False)
+        click.echo(json.dumps({"aggregate": summary}, ensure_ascii=False))
+    else:
+        click.echo(_summary(batch))
+    if cli["html_path"]:
+        from assay_evaluation._report_html import render_html
+
+        with atomic_write(cli["html_path"]) as handle:
+            handle.write(render_html(batch, title=f"assay eval {Path(data).name}"))
+    if cli["save_baseline"]:
+        with atomic_write(cli["save_baseline"]) as handle:
+            json.dump(batch_to_wire(batch, with_results=False), handle, indent=2)
+    ctx.exit(EXIT_OK if batch.passed and not batch.regressed else EXIT_FAILED)

@@ -1,0 +1,219 @@
+"""Evaluation options: one validated record built from a mapping in snake_case or the seed's
+camelCase keys."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping
+from concurrent.futures import Executor
+from typing import Any
+
+import attrs
+
+from assay import AssayError
+from assay_evaluation._codes import EvaluationErrorCode as Code
+
+__all__ = ["MODES", "EvaluateOptions", "check_threshold", "parse_options", "snake_case"]
+
+MODES = ("heuristic", "llm", "hybrid")
+"""Evaluation modes: heuristic metrics only, judge-backed metrics only, or routed per metric."""
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
+
+
+def snake_case(name: str) -> str:
+    """``answerRelevance`` -> ``answer_relevance``; snake_case names are returned unchanged."""
+    return _CAMEL.sub(r"_\1", name).lower()
+
+
+def check_threshold(value: Any, path: str) -> float:
+    """``value`` as a float in [0, 1], or raise ``INVALID_THRESHOLD`` at ``path``."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise AssayError(
+            Code.INVALID_THRESHOLD, f"a threshold must be a number in [0, 1], got {value!r}", path
+        )
+    return float(value)
+
+
+def _number_map(value: Any, path: str) -> dict[str, float]:
+    if not isinstance(value, Mapping):
+        raise AssayError(Code.INVALID_OPTION, "must be an object of metric id -> number", path)
+    out: dict[str, float] = {}
+    for key, number in value.items():
+        if (
+            isinstance(number, bool)
+            or not isinstance(number, int | float)
+            or not math.isfinite(number)
+        ):
+            raise AssayError(
+                Code.INVALID_OPTION, f"must be a finite number, got {number!r}", f"{path}.{key}"
+            )
+        out[str(key)] = float(number)
+    return out
+
+
+@attrs.frozen
+class EvaluateOptions:
+    """Everything that tunes an evaluation (seed 001 ``EvaluateOptions`` and
+    ``BatchEvaluateOptions``).
+
+    Metric ids used as keys may be registry ids (``answer_relevance``) or the seed's camelCase
+    (``answerRelevance``).
+
+    Attributes:
+        mode: ``"heuristic"`` (default), ``"llm"`` or ``"hybrid"``.
+        judge: a :class:`~assay.Judge`, a registered judge's or judge factory's name, or
+            ``{"type": <factory>, ...settings}``; required in llm and hybrid mode.
+        thresholds: metric id -> pass threshold in [0, 1], replacing the metric's default.
+        metric_modes: metric id -> ``"heuristic"`` or ``"llm"``, overriding ``mode``.
+        composite_threshold: minimum composite score for a sample to pass (default 0.6).
+        composite_weights: metric id -> weight in the composite (default 1).
+        heuristic: tuning handed to heuristic metrics through ``context.options["heuristic"]``.
+        prompt_overrides: metric id -> prompt template for judge-backed metrics.
+        repeats: how many times a judge-backed metric asks the judge (mean, spread, pass rate).
+        judge_cache: a folder where judge-backed metrics cache replies by hash of (judge name,
+            prompt), so a re-run costs nothing.
+        executor: a :class:`concurrent.futures.Executor` (threads, processes, a dask client's
+            ``get_executor()``) for :func:`~assay_evaluation.evaluate_batch`; ``None`` runs
+            in-process.
+        concurrency: at most this many chunks in flight on the executor (default 4).
+        chunk_size: samples per executor task, and results per durable write of ``output``
+            (default 128: smaller tasks cost the calling process more in pickling than the
+            workers gain).
+        on_progress: ``(completed, total)`` called after each sample is finished.
+        baseline_result: a :class:`~assay_evaluation.BatchEvalResult` or its JSON form, for
+            regression detection.
+        regression_threshold: a mean drop larger than this is a regression (default 0.05).
+        output: a JSON Lines path; each finished sample's result is appended as it finishes.
+        resume: with ``output``, skip samples whose id is already in that file and keep their
+            stored results.
+    """
+
+    mode: str = "heuristic"
+    judge: Any = None
+    thresholds: Mapping[str, float] = attrs.field(factory=dict)
+    metric_modes: Mapping[str, str] = attrs.field(factory=dict)
+    composite_threshold: float = 0.6
+    composite_weights: Mapping[str, float] = attrs.field(factory=dict)
+    heuristic: Mapping[str, Any] = attrs.field(factory=dict)
+    prompt_overrides: Mapping[str, str] = attrs.field(factory=dict)
+    repeats: int = 1
+    judge_cache: str | None = None
+    executor: Executor | None = None
+    concurrency: int = 4
+    chunk_size: int = 128
+    on_progress: Callable[[int, int], None] | None = None
+    baseline_result: Any = None
+    regression_threshold: float = 0.05
+    output: str | None = None
+    resume: bool = False
+
+    def merged(self, overrides: EvaluateOptions | Mapping[str, Any] | None) -> EvaluateOptions:
+        """These options with the fields set in ``overrides`` taking precedence (for
+        :func:`~assay_evaluation.create_evaluator`). Per-metric mappings (``thresholds``,
+        ``composite_weights``, ``metric_modes``, ``prompt_overrides``) and ``heuristic`` are
+        merged key by key: a call that sets one metric's threshold keeps the others'."""
+        if overrides is None:
+            return self
+        if isinstance(overrides, EvaluateOptions):
+            defaults = EvaluateOptions()
+            changes = {
+                name: getattr(overrides, name)
+                for name in _FIELDS
+                if getattr(overrides, name) != getattr(defaults, name)
+            }
+        else:
+            changes = _normalise_keys(overrides)
+        base = attrs.asdict(self, recurse=False)
+        for name in _MERGED & set(changes):
+            if isinstance(changes[name], Mapping):
+                changes[name] = {**base[name], **changes[name]}
+        return parse_options({**base, **changes})
+
+
+_FIELDS = {f.name for f in attrs.fields(EvaluateOptions)}
+_MERGED = {"thresholds", "composite_weights", "metric_modes", "prompt_overrides", "heuristic"}
+_ALIASES = {"baseline": "baseline_result", "stream_to": "output"}
+
+
+def _normalise_keys(mapping: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in mapping.items():
+        name = _ALIASES.get(snake_case(str(key)), snake_case(str(key)))
+        if name not in _FIELDS:
+            raise AssayError(
+                Code.INVALID_OPTION,
+                f"unknown option {key!r} (known: {', '.join(sorted(_FIELDS))})",
+                f"options.{key}",
+            )
+        out[name] = value
+    return out
+
+
+def parse_options(options: EvaluateOptions | Mapping[str, Any] | None) -> EvaluateOptions:
+    """Validate ``options`` and return them as :class:`EvaluateOptions`.
+
+    ``None`` values fall back to the defaults (as in the seed).
+
+    :raises AssayError: ``INVALID_OPTION`` for an unknown key or a value of the wrong type;
+        ``INVALID_THRESHOLD`` for a threshold or composite threshold outside [0, 1].
+    """
+    if options is None:
+        return EvaluateOptions()
+    if isinstance(options, EvaluateOptions):
+        raw = attrs.asdict(options, recurse=False)
+    elif isinstance(options, Mapping):
+        raw = {k: v for k, v in _normalise_keys(options).items() if v is not None}
+    else:
+        raise AssayError(Code.INVALID_OPTION, "options must be a mapping", "options")
+    if raw.get("mode", "heuristic") not in MODES:
+        raise AssayError(
+            Code.INVALID_OPTION, f"mode must be one of {', '.join(MODES)}", "options.mode"
+        )
+    thresholds = {
+        str(k): check_threshold(v, f"options.thresholds.{k}")
+        for k, v in dict(raw.get("thresholds") or {}).items()
+    }
+    modes = dict(raw.get("metric_modes") or {})
+    for key, mode in modes.items():
+        if mode not in ("heuristic", "llm"):
+            raise AssayError(
+                Code.INVALID_OPTION,
+                f"a metric mode is 'heuristic' or 'llm', got {mode!r}",
+                f"options.metricModes.{key}",
+            )
+    for name in ("repeats", "concurrency", "chunk_size"):
+        value = raw.get(name, 1)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise AssayError(
+                Code.INVALID_OPTION, f"must be an integer >= 1, got {value!r}", f"options.{name}"
+            )
+    regression = raw.get("regression_threshold", 0.05)
+    if isinstance(regression, bool) or not isinstance(regression, int | float) or regression < 0:
+        raise AssayError(
+            Code.INVALID_OPTION,
+            f"must be a number >= 0, got {regression!r}",
+            "options.regressionThreshold",
+        )
+    executor = raw.get("executor")
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise AssayError(
+            Code.INVALID_OPTION, "must be a concurrent.futures.Executor", "options.executor"
+        )
+    if raw.get("on_progress") is not None and not callable(raw["on_progress"]):
+        raise AssayError(Code.INVALID_OPTION, "must be callable", "options.onProgress")
+    raw.update(
+        thresholds=thresholds,
+        metric_modes=modes,
+        composite_weights=_number_map(
+            raw.get("composite_weights") or {}, "options.compositeWeights"
+        ),
+        composite_threshold=check_threshold(
+            raw.get("composite_threshold", 0.6), "options.compositeThreshold"
+        ),
+        regression_threshold=float(regression),
+        heuristic=dict(raw.get("heuristic") or {}),
+        prompt_overrides=dict(raw.get("prompt_overrides") or {}),
+    )
+    return EvaluateOptions(**raw)

@@ -1,0 +1,191 @@
+"""Resolving metric ids, modes, thresholds and weights into a picklable evaluation plan."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from assay import AssayError, Registry
+from assay_evaluation._codes import EvaluationErrorCode as Code
+from assay_evaluation._judge_config import judge_from_config
+from assay_evaluation._options import EvaluateOptions, check_threshold, snake_case
+
+__all__ = ["LLM_METRIC_KIND", "METRIC_SET_KIND", "EvaluationPlan", "MetricStep", "resolve_plan"]
+
+LLM_METRIC_KIND = "llm-metric"
+"""Registry kind of judge-backed metrics; they share ids with the heuristic ``"metric"`` kind."""
+METRIC_SET_KIND = "metric-set"
+"""Registry kind of named metric-id lists; ``"default"`` is used when ``metrics`` is omitted."""
+
+
+@attrs.frozen
+class MetricStep:
+    """One metric as the runner will run it.
+
+    Attributes:
+        metric_id: the registered id (results are keyed by it).
+        metric: the metric object (heuristic or judge-backed).
+        mode: ``"heuristic"`` or ``"llm"``.
+        threshold: the pass threshold in [0, 1].
+        weight: the weight in the composite.
+        higher_is_better: the metric's direction.
+    """
+
+    metric_id: str
+    metric: Any
+    mode: str
+    threshold: float
+    weight: float
+    higher_is_better: bool
+
+
+@attrs.frozen
+class EvaluationPlan:
+    """Everything a worker needs to evaluate samples; picklable when the metrics and the judge
+    are (registries are not shipped to workers).
+
+    Attributes:
+        steps: metric steps in run order, duplicates kept.
+        composite_threshold: minimum composite for a sample to pass.
+        judge: the judge, or ``None``.
+        context_options: what metrics see as ``context.options``: ``heuristic``,
+            ``prompt_overrides``, ``repeats``, ``judge_cache``.
+    """
+
+    steps: tuple[MetricStep, ...]
+    composite_threshold: float
+    judge: Any
+    context_options: Mapping[str, Any]
+
+    @property
+    def metric_ids(self) -> list[str]:
+        """Distinct metric ids in run order."""
+        return list(dict.fromkeys(step.metric_id for step in self.steps))
+
+
+def _find(registry: Registry, kind: str, metric_id: str) -> str | None:
+    for candidate in dict.fromkeys((metric_id, snake_case(metric_id))):
+        if registry.has(kind, candidate):
+            return candidate
+    return None
+
+
+def _unknown(metric_id: str, registry: Registry, path: str) -> AssayError:
+    known = sorted(set(registry.names("metric")) | set(registry.names(LLM_METRIC_KIND)))
+    return AssayError(
+        Code.UNKNOWN_METRIC,
+        f"no metric with id {metric_id!r} is registered (registered: {', '.join(known) or 'none'})",
+        path,
+    )
+
+
+def _canonical_keys(mapping: Mapping[str, Any], registry: Registry, path: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in mapping.items():
+        found = _find(registry, "metric", key) or _find(registry, LLM_METRIC_KIND, key)
+        if found is None:
+            raise _unknown(key, registry, f"{path}.{key}")
+        out[found] = value
+    return out
+
+
+def _default_ids(registry: Registry) -> list[str]:
+    if registry.has(METRIC_SET_KIND, "default"):
+        return list(registry.get(METRIC_SET_KIND, "default"))
+    return registry.names("metric")
+
+
+def _resolve_judge(judge: Any, registry: Registry) -> Any:
+    if judge is None:
+        return None
+    if isinstance(judge, str | Mapping):
+        return judge_from_config(judge, registry, "options.judge")
+    if not isinstance(getattr(judge, "name", None), str) or not callable(
+        getattr(judge, "complete", None)
+    ):
+        raise AssayError(
+            Code.JUDGE_MISCONFIGURED,
+            "a judge needs a string `name` and a `complete(prompt)` method; wrap a plain "
+            "function with assay_judges.judge_from_callable",
+            "options.judge",
+        )
+    return judge
+
+
+def resolve_plan(
+    metrics: Sequence[str] | None, options: EvaluateOptions, registry: Registry
+) -> EvaluationPlan:
+    """Turn metric ids and options into an :class:`EvaluationPlan`.
+
+    ``metrics=None`` uses the registry's ``metric-set`` named ``default`` when registered, else
+    every registered metric. Routing per metric: ``metric_modes[id]`` when given (``"llm"``
+    needs an ``llm-metric`` of that id); else in ``llm`` mode the ``llm-metric`` of that id when
+    one is registered and the heuristic ``metric`` otherwise; in ``heuristic`` and ``hybrid``
+    mode the heuristic ``metric`` (hybrid is heuristic plus the per-metric ``llm`` overrides).
+
+    :raises AssayError: ``UNKNOWN_METRIC`` for an id (in ``metrics``, ``thresholds``,
+        ``composite_weights`` or ``metric_modes``) that names no registered metric of the needed
+        kind; ``JUDGE_MISCONFIGURED`` when a metric runs in llm mode without a usable judge;
+        ``INVALID_THRESHOLD`` for a metric whose default threshold is outside [0, 1].
+    """
+    if isinstance(metrics, str):
+        raise AssayError(Code.INVALID_OPTION, "metrics must be a list of ids", "metrics")
+    ids = _default_ids(registry) if metrics is None else list(metrics)
+    thresholds = _canonical_keys(options.thresholds, registry, "options.thresholds")
+    weights = _canonical_keys(options.composite_weights, registry, "options.compositeWeights")
+    modes = _canonical_keys(options.metric_modes, registry, "options.metricModes")
+    judge = _resolve_judge(options.judge, registry)
+    if options.mode != "heuristic" and judge is None:
+        raise AssayError(
+            Code.JUDGE_MISCONFIGURED,
+            f"mode {options.mode!r} needs a judge; set options.judge",
+            "options.judge",
+        )
+    steps: list[MetricStep] = []
+    for index, raw_id in enumerate(ids):
+        path = f"metrics[{index}]"
+        if not isinstance(raw_id, str):
+            raise AssayError(Code.UNKNOWN_METRIC, f"a metric id is a string, got {raw_id!r}", path)
+        heuristic_id = _find(registry, "metric", raw_id)
+        llm_id = _find(registry, LLM_METRIC_KIND, raw_id)
+        metric_id = heuristic_id or llm_id
+        if metric_id is None:
+            raise _unknown(raw_id, registry, path)
+        mode = modes.get(metric_id) or (
+            "llm" if options.mode == "llm" and llm_id is not None else "heuristic"
+        )
+        found = llm_id if mode == "llm" else heuristic_id
+        if found is None:
+            kind = LLM_METRIC_KIND if mode == "llm" else "metric"
+            raise AssayError(
+                Code.UNKNOWN_METRIC,
+                f"metric {raw_id!r} has no {kind} implementation for {mode} mode",
+                path,
+            )
+        metric = registry.get(LLM_METRIC_KIND if mode == "llm" else "metric", found)
+        threshold = thresholds.get(metric_id, metric.default_threshold)
+        steps.append(
+            MetricStep(
+                metric_id=found,
+                metric=metric,
+                mode=mode,
+                threshold=check_threshold(threshold, f"options.thresholds.{metric_id}"),
+                weight=weights.get(metric_id, 1.0),
+                higher_is_better=bool(metric.higher_is_better),
+            )
+        )
+    return EvaluationPlan(
+        steps=tuple(steps),
+        composite_threshold=options.composite_threshold,
+        judge=judge,
+        context_options={
+            "heuristic": dict(options.heuristic),
+            "prompt_overrides": _canonical_keys(
+                options.prompt_overrides, registry, "options.promptOverrides"
+            ),
+            "repeats": options.repeats,
+            "judge_cache": options.judge_cache,
+        },
+    )

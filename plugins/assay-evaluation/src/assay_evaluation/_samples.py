@@ -1,0 +1,98 @@
+"""Turning wire-shape sample objects into :class:`~assay.EvalSample`, with coded errors."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from assay import AssayError, EvalSample
+from assay_evaluation._codes import EvaluationErrorCode as Code
+
+__all__ = ["coerce_sample", "sample_to_wire"]
+
+_KNOWN_KEYS = {"question", "answer", "contexts", "groundTruth", "ground_truth", "id", "metadata"}
+
+
+def coerce_sample(value: EvalSample | Mapping[str, Any], path: str = "sample") -> EvalSample:
+    """An :class:`~assay.EvalSample` from itself or from the seed's JSON shape
+    (``question``, ``answer``, ``contexts``, ``groundTruth``, ``id``, ``metadata``).
+
+    An empty-string ``groundTruth`` counts as missing (seed 001). A numeric ``id`` becomes a
+    string.
+
+    :raises AssayError: ``MISSING_ANSWER`` when ``answer`` is absent or not a string;
+        ``INVALID_CONTEXTS`` when ``contexts`` is not a list of strings; ``INVALID_SAMPLE`` for
+        anything else of the wrong type (the path names the field).
+    """
+    if isinstance(value, EvalSample):
+        fields: Mapping[str, Any] = {
+            "question": value.question,
+            "answer": value.answer,
+            "contexts": list(value.contexts),
+            "groundTruth": value.ground_truth,
+            "id": value.id,
+            "metadata": value.metadata,
+        }
+    elif isinstance(value, Mapping):
+        fields = value
+    else:
+        raise AssayError(Code.INVALID_SAMPLE, "a sample must be a JSON object", path)
+    unknown = sorted(set(fields) - _KNOWN_KEYS)
+    if unknown:
+        raise AssayError(
+            Code.INVALID_SAMPLE, f"unknown field(s) {', '.join(unknown)}", f"{path}.{unknown[0]}"
+        )
+    answer = fields.get("answer")
+    if not isinstance(answer, str):
+        what = "has no answer" if answer is None else f"answer must be a string, got {answer!r}"
+        raise AssayError(Code.MISSING_ANSWER, f"the sample {what}", f"{path}.answer")
+    question = fields.get("question", "")
+    if not isinstance(question, str):
+        raise AssayError(Code.INVALID_SAMPLE, "question must be a string", f"{path}.question")
+    contexts = fields.get("contexts")
+    if isinstance(contexts, str | bytes) or not isinstance(contexts, list | tuple):
+        raise AssayError(
+            Code.INVALID_CONTEXTS,
+            f"contexts must be a list of strings, got {type(contexts).__name__}",
+            f"{path}.contexts",
+        )
+    for index, chunk in enumerate(contexts):
+        if not isinstance(chunk, str):
+            raise AssayError(
+                Code.INVALID_CONTEXTS,
+                f"every context must be a string, got {type(chunk).__name__}",
+                f"{path}.contexts[{index}]",
+            )
+    ground_truth = fields.get("groundTruth", fields.get("ground_truth"))
+    if ground_truth is not None and not isinstance(ground_truth, str):
+        raise AssayError(Code.INVALID_SAMPLE, "groundTruth must be a string", f"{path}.groundTruth")
+    sample_id = fields.get("id")
+    if isinstance(sample_id, bool) or not isinstance(sample_id, str | int | type(None)):
+        raise AssayError(Code.INVALID_SAMPLE, "id must be a string or an integer", f"{path}.id")
+    metadata = fields.get("metadata") or {}
+    if not isinstance(metadata, Mapping):
+        raise AssayError(Code.INVALID_SAMPLE, "metadata must be an object", f"{path}.metadata")
+    return EvalSample(
+        question=question,
+        answer=answer,
+        contexts=tuple(contexts),
+        ground_truth=ground_truth or None,
+        id=None if sample_id is None else str(sample_id),
+        metadata=metadata,
+    )
+
+
+def sample_to_wire(sample: EvalSample) -> dict[str, Any]:
+    """The seed's JSON shape of ``sample``; absent fields are left out."""
+    wire: dict[str, Any] = {
+        "question": sample.question,
+        "answer": sample.answer,
+        "contexts": list(sample.contexts),
+    }
+    if sample.ground_truth is not None:
+        wire["groundTruth"] = sample.ground_truth
+    if sample.id is not None:
+        wire["id"] = sample.id
+    if sample.metadata:
+        wire["metadata"] = dict(sample.metadata)
+    return wire

@@ -1,0 +1,197 @@
+"""Evaluating one sample under a plan: run metrics, enforce the tri-state contract, apply
+thresholds, compute the composite and the overall pass."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from assay import AssayError, EvalSample, MetricResult, MetricSignal
+from assay_evaluation._codes import EvaluationErrorCode as Code
+from assay_evaluation._context import SampleContext
+from assay_evaluation._plan import EvaluationPlan
+from assay_evaluation._types import Cost, EvalResult
+
+__all__ = [
+    "composite_score",
+    "cost_of",
+    "evaluate_with_plan",
+    "judge_pass",
+    "rejudge_with_plan",
+    "sample_passed",
+]
+
+SCORE_SLACK = 1e-9
+"""How far outside [0, 1] a score may stray by floating-point rounding (a cosine of identical
+vectors can be 1.0000000000000002); such scores are kept as computed, so results stay
+bit-identical to the reference."""
+
+_COST_KEYS = ("llmCalls", "inputTokens", "outputTokens", "parseFailures", "cacheHits")
+
+
+def judge_pass(score: float | None, threshold: float, higher_is_better: bool) -> bool | None:
+    """Tri-state pass: ``None`` when ``score`` is undetermined, else ``score >= threshold``
+    (``score <= threshold`` when lower is better); both comparisons are inclusive."""
+    if score is None:
+        return None
+    return score >= threshold if higher_is_better else score <= threshold
+
+
+def composite_score(
+    order: Sequence[str],
+    metrics: Mapping[str, MetricResult],
+    weights: Mapping[str, float],
+    higher_is_better: Mapping[str, bool],
+) -> float | None:
+    """The weighted mean of the determined scores, walking ``order`` (duplicates count twice).
+
+    A lower-is-better metric contributes ``1 - score``. Undetermined scores and their weights
+    are left out. ``None`` when the weight sum is not > 0 (no determined score, or all weights
+    0). Weights are used as given (0 and negative included), as in seed 001.
+    """
+    total = 0.0
+    weight_sum = 0.0
+    for metric_id in order:
+        score = metrics[metric_id].score
+        if score is None:
+            continue
+        weight = weights.get(metric_id, 1.0)
+        goodness = score if higher_is_better.get(metric_id, True) else 1.0 - score
+        total += goodness * weight
+        weight_sum += weight
+    return total / weight_sum if weight_sum > 0 else None
+
+
+def sample_passed(
+    metrics: Mapping[str, MetricResult], composite: float | None, composite_threshold: float
+) -> bool:
+    """No metric failed (undetermined is not a failure), the composite is determined and
+    ``composite >= composite_threshold``."""
+    return (
+        all(result.passed is not False for result in metrics.values())
+        and composite is not None
+        and composite >= composite_threshold
+    )
+
+
+def cost_of(results: Sequence[MetricResult]) -> Cost:
+    """Sum of the ``details["cost"]`` records (``llmCalls``, ``inputTokens``, ``outputTokens``,
+    ``parseFailures``, ``cacheHits``) that judge-backed metrics report."""
+    sums = [0] * len(_COST_KEYS)
+    for result in results:
+        cost = result.details.get("cost")
+        if isinstance(cost, Mapping):
+            for index, key in enumerate(_COST_KEYS):
+                sums[index] += int(cost.get(key) or 0)
+    return Cost(*sums)
+
+
+def _checked(raw: Any, step_id: str, threshold: float, higher_is_better: bool) -> MetricResult:
+    if not isinstance(raw, MetricResult):
+        raise AssayError(
+            Code.INVALID_METRIC_RESULT,
+            f"metric {step_id!r} returned {type(raw).__name__}, not a MetricResult",
+            f"metrics.{step_id}",
+        )
+    score = raw.score
+    signals = raw.signals
+    if isinstance(score, float) and math.isnan(score):
+        score = None
+        signals = (
+            *signals,
+            MetricSignal("warn", "the metric produced NaN; counted as undetermined"),
+        )
+    elif score is not None and (
+        isinstance(score, bool)
+        or not isinstance(score, int | float)
+        or not -SCORE_SLACK <= score <= 1 + SCORE_SLACK
+    ):
+        raise AssayError(
+            Code.INVALID_METRIC_RESULT,
+            f"metric {step_id!r} returned score {score!r}; a score is in [0, 1] or None",
+            f"metrics.{step_id}.score",
+        )
+    passed = judge_pass(score, threshold, higher_is_better)
+    if (
+        score is raw.score
+        and (score is None or type(score) is float)
+        and (raw.metric_id, raw.threshold, raw.passed) == (step_id, threshold, passed)
+    ):
+        return raw  # already honours the contract: no copy
+    return MetricResult(
+        metric_id=step_id,
+        score=None if score is None else float(score),
+        passed=passed,
+        threshold=threshold,
+        explanation=raw.explanation,
+        signals=signals,
+        details=raw.details,
+    )
+
+
+def evaluate_with_plan(sample: EvalSample, plan: EvaluationPlan) -> EvalResult:
+    """Evaluate one already-validated sample under ``plan``.
+
+    Each metric runs once per step; a duplicated id is computed again and its later result kept
+    (the composite counts it once per step). Metrics share one :class:`SampleContext`.
+
+    :raises AssayError: ``INVALID_METRIC_RESULT`` when a metric breaks its contract; whatever a
+        metric raises for bad input.
+    """
+    context = SampleContext(plan.context_options, plan.judge)
+    metrics: dict[str, MetricResult] = {}
+    directions: dict[str, bool] = {}
+    weights: dict[str, float] = {}
+    results: list[MetricResult] = []
+    for step in plan.steps:
+        raw = step.metric.compute(sample, context, step.threshold)
+        result = _checked(raw, step.metric_id, step.threshold, step.higher_is_better)
+        results.append(result)
+        metrics[step.metric_id] = result
+        directions[step.metric_id] = step.higher_is_better
+        weights[step.metric_id] = step.weight
+    order = tuple(step.metric_id for step in plan.steps)
+    composite = composite_score(order, metrics, weights, directions)
+    return EvalResult(
+        sample=sample,
+        metrics=metrics,
+        metric_order=order,
+        higher_is_better=directions,
+        composite_score=composite,
+        passed=sample_passed(metrics, composite, plan.composite_threshold),
+        composite_threshold=plan.composite_threshold,
+        cost=cost_of(results),
+    )
+
+
+def rejudge_with_plan(
+    result: EvalResult, sample: EvalSample, plan: EvaluationPlan
+) -> EvalResult | None:
+    """A stored result re-judged under ``plan``'s thresholds, weights and composite threshold
+    without running any metric, or ``None`` when it cannot stand in for a fresh one: it was made
+    for a different sample (same id, other content) or a different list of metrics."""
+    order = tuple(step.metric_id for step in plan.steps)
+    if result.sample != sample or tuple(result.metric_order) != order:
+        return None
+    weights = {step.metric_id: step.weight for step in plan.steps}
+    directions = {step.metric_id: step.higher_is_better for step in plan.steps}
+    metrics: dict[str, MetricResult] = {}
+    for step in plan.steps:
+        stored = result.metrics[step.metric_id]
+        metrics[step.metric_id] = attrs.evolve(
+            stored,
+            threshold=step.threshold,
+            passed=judge_pass(stored.score, step.threshold, step.higher_is_better),
+        )
+    composite = composite_score(order, metrics, weights, directions)
+    return attrs.evolve(
+        result,
+        metrics=metrics,
+        higher_is_better=directions,
+        composite_score=composite,
+        passed=sample_passed(metrics, composite, plan.composite_threshold),
+        composite_threshold=plan.composite_threshold,
+    )

@@ -1,0 +1,95 @@
+"""Durable JSON Lines streaming of finished results, and reading them back to resume a run."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import IO
+
+from assay import AssayError, ErrorCode
+from assay_evaluation._types import EvalResult
+from assay_evaluation._wire import result_from_wire, result_to_wire
+
+__all__ = ["ResultStream", "read_finished", "read_results"]
+
+
+def read_results(path: str | os.PathLike[str]) -> list[EvalResult]:
+    """The results stored in a streamed JSON Lines file, in file order (a cut-off last line is
+    ignored; the file is not changed).
+
+    :raises AssayError: ``IO_ERROR`` when the file cannot be read; ``MALFORMED_INPUT`` as
+        :func:`read_finished`.
+    """
+    if not Path(path).is_file():
+        raise AssayError(ErrorCode.IO_ERROR, "no such results file", str(path))
+    return list(read_finished(path, repair=False).values())
+
+
+def read_finished(path: str | os.PathLike[str], repair: bool = True) -> dict[str, EvalResult]:
+    """Results already in ``path``, by resume key (the sample id, or ``#<index>``).
+
+    A last line cut off by a crash (no newline, or not JSON) is dropped and the file is
+    truncated to the last complete line (when ``repair``), so appending continues cleanly. A
+    missing file means nothing is finished.
+
+    :raises AssayError: ``MALFORMED_INPUT`` when a complete line in the middle is not a stored
+        result (the file is not ours; nothing is changed).
+    """
+    target = Path(path)
+    if not target.exists():
+        return {}
+    data = target.read_bytes()
+    finished: dict[str, EvalResult] = {}
+    good_end = 0
+    position = 0
+    while position < len(data):
+        newline = data.find(b"\n", position)
+        if newline < 0:
+            break  # cut off mid-line by an interruption
+        line = data[position:newline]
+        try:
+            wire = json.loads(line)
+        except ValueError as exc:
+            if data[newline + 1 :].strip():
+                raise AssayError(
+                    ErrorCode.MALFORMED_INPUT,
+                    f"line at byte {position} is not JSON; not a results stream",
+                    str(target),
+                ) from exc
+            break
+        finished[wire["key"]] = result_from_wire(wire["result"], f"{target}@{position}")
+        position = good_end = newline + 1
+    if repair and good_end < len(data):
+        with target.open("r+b") as handle:
+            handle.truncate(good_end)
+    return finished
+
+
+class ResultStream:
+    """Appends ``{"key", "result"}`` lines to a JSON Lines file; :meth:`write` returns after the
+    lines are flushed and fsynced, so an interruption loses at most the chunk being written.
+
+    :param path: the file; created with its folder when missing.
+    :param append: keep what is there (resume) instead of starting empty.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], append: bool) -> None:
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        self._handle: IO[str] = target.open("a" if append else "w", encoding="utf-8")
+
+    def write(self, items: Iterable[tuple[str, EvalResult]]) -> None:
+        """Append one line per ``(key, result)`` and make them durable."""
+        lines = [
+            json.dumps({"key": key, "result": result_to_wire(result)}, ensure_ascii=False) + "\n"
+            for key, result in items
+        ]
+        self._handle.write("".join(lines))
+        self._handle.flush()
+        os.fsync(self._handle.fileno())
+
+    def close(self) -> None:
+        """Close the file."""
+        self._handle.close()

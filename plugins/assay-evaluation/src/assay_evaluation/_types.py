@@ -1,0 +1,168 @@
+"""Records produced by the evaluation runner: per-sample results, aggregates, regressions, cost."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import attrs
+
+from assay import EvalSample, MetricResult
+
+__all__ = ["BatchEvalResult", "Cost", "EvalResult", "MetricAggregate", "MetricRegression"]
+
+
+def _ids(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(values)
+
+
+def _results(values: Iterable[EvalResult]) -> tuple[EvalResult, ...]:
+    return tuple(values)
+
+
+@attrs.frozen
+class Cost:
+    """Judge usage (seed 001 ``CostTracker``), summed per sample and per batch.
+
+    Attributes:
+        llm_calls: judge calls actually made (cache hits excluded).
+        input_tokens: prompt tokens reported by the judge (0 when not reported).
+        output_tokens: completion tokens reported by the judge (0 when not reported).
+        parse_failures: judge replies that could not be parsed (each gave an undetermined score).
+        cache_hits: judge calls answered from a cache, at no cost.
+    """
+
+    llm_calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    parse_failures: int = 0
+    cache_hits: int = 0
+
+    def __add__(self, other: Cost) -> Cost:
+        return Cost(
+            self.llm_calls + other.llm_calls,
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.parse_failures + other.parse_failures,
+            self.cache_hits + other.cache_hits,
+        )
+
+
+@attrs.frozen
+class EvalResult:
+    """The evaluation of one sample.
+
+    Attributes:
+        sample: the sample, unchanged.
+        metrics: one :class:`~assay.MetricResult` per distinct metric id, in run order.
+        metric_order: the metric ids as run, duplicates kept (a duplicate counts twice in the
+            composite, as in seed 001).
+        higher_is_better: per metric id, the direction its threshold and composite use.
+        composite_score: weighted mean of the determined scores, or ``None`` when no weight
+            applies (see :func:`~assay_evaluation.composite_score`).
+        passed: no metric failed (undetermined is not a failure), the composite is determined
+            and at least ``composite_threshold``.
+        composite_threshold: the threshold the composite was judged at.
+        cost: judge usage for this sample.
+    """
+
+    sample: EvalSample
+    metrics: Mapping[str, MetricResult]
+    metric_order: tuple[str, ...] = attrs.field(converter=_ids)
+    higher_is_better: Mapping[str, bool]
+    composite_score: float | None
+    passed: bool
+    composite_threshold: float
+    cost: Cost = Cost()
+
+    @property
+    def sample_id(self) -> str | None:
+        """The sample's id, if it has one."""
+        return self.sample.id
+
+
+@attrs.frozen
+class MetricAggregate:
+    """Statistics of one metric over a batch (seed 001 ``MetricAggregate``).
+
+    ``mean``, ``median``, ``min``, ``max`` and ``std_dev`` (population) are over the determined
+    scores only; all are 0 when no score is determined. ``pass_rate`` and ``null_rate`` are
+    fractions of all samples.
+
+    Attributes:
+        metric_id: the metric.
+        mean: left-to-right sum of determined scores divided by their count.
+        median: middle of the sorted determined scores (mean of the two middle ones when even).
+        min: smallest determined score.
+        max: largest determined score.
+        std_dev: population standard deviation around ``mean``.
+        pass_rate: samples whose result passed, over all samples.
+        null_rate: samples whose score is undetermined, over all samples.
+        count: determined scores.
+    """
+
+    metric_id: str
+    mean: float
+    median: float
+    min: float
+    max: float
+    std_dev: float
+    pass_rate: float
+    null_rate: float
+    count: int = 0
+
+
+@attrs.frozen
+class MetricRegression:
+    """How one metric's mean moved against a baseline.
+
+    Attributes:
+        metric_id: the metric.
+        baseline_mean: the baseline's mean.
+        current_mean: this run's mean.
+        delta: ``current_mean - baseline_mean``.
+        regressed: ``delta < -threshold`` (``delta > threshold`` for a lower-is-better metric).
+    """
+
+    metric_id: str
+    baseline_mean: float
+    current_mean: float
+    delta: float
+    regressed: bool
+
+
+@attrs.frozen
+class BatchEvalResult:
+    """The evaluation of a batch.
+
+    Attributes:
+        results: one :class:`EvalResult` per input sample, in input order.
+        aggregates: one :class:`MetricAggregate` per metric id, in run order.
+        composite_aggregate: statistics of the determined composite scores; its ``pass_rate`` is
+            the fraction of samples whose overall ``passed`` is true.
+        passed: every sample passed and ``composite_aggregate.pass_rate >= 0.5``.
+        total_cost: judge usage over all samples.
+        regressions: per-metric comparison with a baseline, or ``None`` when none was given.
+    """
+
+    results: tuple[EvalResult, ...] = attrs.field(converter=_results)
+    aggregates: Mapping[str, MetricAggregate]
+    composite_aggregate: MetricAggregate
+    passed: bool
+    total_cost: Cost = Cost()
+    regressions: tuple[MetricRegression, ...] | None = None
+
+    @property
+    def regressed(self) -> list[MetricRegression]:
+        """The regressions that were flagged."""
+        return [r for r in self.regressions or () if r.regressed]
+
+    def failed_thresholds(self) -> dict[str, float]:
+        """Metric id -> pass rate, for every metric that some sample failed."""
+        return {
+            metric_id: aggregate.pass_rate
+            for metric_id, aggregate in self.aggregates.items()
+            if any(
+                r.metrics.get(metric_id) and r.metrics[metric_id].passed is False
+                for r in self.results
+            )
+        }

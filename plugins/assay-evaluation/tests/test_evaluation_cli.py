@@ -1,0 +1,216 @@
+"""``assay eval``: summary table, --json lines, baselines, HTML report, exit codes 0 / 1 / 2."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import assay
+from assay._cli.main import build_cli
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_evaluation_toys import ContextCount, TruthOverlap, WordCount, toy_samples
+
+
+@pytest.fixture(autouse=True)
+def toy_default_registry(monkeypatch):
+    monkeypatch.setenv(
+        "ASSAY_PLUGINS", "evaluation"
+    )  # only `assay eval`: our toy metrics, no others
+    assay.reset_default_registry()
+    for metric in (WordCount(), TruthOverlap(), ContextCount()):
+        assay.register(metric)
+    yield
+    assay.reset_default_registry()
+
+
+@pytest.fixture
+def data(tmp_path):
+    path = tmp_path / "data.jsonl"
+    path.write_text("\n".join(json.dumps(s) for s in toy_samples(6)) + "\n\n", encoding="utf-8")
+    return path
+
+
+def run(*args):
+    result = CliRunner().invoke(build_cli(), ["eval", *map(str, args)])
+    return result.exit_code, result.stdout, result.stderr
+
+
+LENIENT = (
+    "--threshold",
+    "word_count=0",
+    "--threshold",
+    "truth_overlap=0",
+    "--threshold",
+    "context_count=1",
+    "--composite-threshold",
+    "0",
+)
+
+
+def test_summary_table_and_exit_0_when_all_thresholds_are_met(data):
+    code, out, err = run(data, *LENIENT)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].split() == ["metric", "mean", "median", "min", "max", "std", "pass", "null"]
+    assert [line.split()[0] for line in lines[2:6]] == [
+        "word_count",
+        "truth_overlap",
+        "context_count",
+        "composite",
+    ]
+    assert lines[-1] == "6 samples, 0 failed: PASSED"
+    assert err == ""  # no progress bar when standard error is not a terminal
+
+
+def test_exit_1_when_a_threshold_fails(data):
+    code, out, _ = run(data)
+    assert code == 1
+    assert out.splitlines()[-1].endswith("FAILED")
+
+
+def test_json_lines_per_sample_then_aggregate(data):
+    code, out, _ = run(data, "--json", "--metrics", "word_count,truthOverlap")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert len(lines) == 7
+    first = lines[0]
+    assert set(first) == {"id", "metrics", "compositeScore", "passed"}
+    assert first["id"] == "s0"
+    assert set(first["metrics"]) == {"word_count", "truth_overlap"}
+    assert set(first["metrics"]["word_count"]) == {"score", "passed", "explanation", "signals"}
+    assert first["metrics"]["truth_overlap"]["score"] is None  # s0 has no ground truth
+    aggregate = lines[-1]["aggregate"]
+    assert set(aggregate["aggregates"]) == {"word_count", "truth_overlap"}
+    assert aggregate["passed"] is False and code == 1
+
+
+def test_baseline_round_trip_and_regression_exit_code(data, tmp_path):
+    baseline = tmp_path / "baseline.json"
+    code, _, _ = run(data, *LENIENT, "--save-baseline", baseline)
+    assert code == 0
+    stored = json.loads(baseline.read_text())
+    assert "results" not in stored and "word_count" in stored["aggregates"]
+    code, out, _ = run(data, *LENIENT, "--baseline", baseline)
+    assert code == 0 and "regression word_count" in out
+    stored["aggregates"]["word_count"]["mean"] += 0.2
+    baseline.write_text(json.dumps(stored))
+    code, out, _ = run(data, *LENIENT, "--baseline", baseline)
+    assert code == 1
+    assert any(
+        line.startswith("regression word_count") and line.endswith("REGRESSED")
+        for line in out.splitlines()
+    )
+
+
+def test_html_report_is_self_contained_and_escaped(data, tmp_path):
+    hostile = {
+        "id": "<b>x</b>",
+        "question": "<script>alert(1)</script>",
+        "answer": "a & b",
+        "contexts": [],
+    }
+    with data.open("a") as handle:
+        handle.write(json.dumps(hostile) + "\n")
+    report = tmp_path / "report.html"
+    code, _, _ = run(data, "--html", report)
+    html = report.read_text(encoding="utf-8")
+    assert code == 1
+    assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "&lt;b&gt;x&lt;/b&gt;" in html and "a &amp; b" in html
+    assert html.count("<svg") == 3  # one distribution plot per metric
+    assert "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert "Worst samples" in html and "No baseline given." in html
+
+
+def test_output_stream_and_resume_from_the_command_line(data, tmp_path):
+    out = tmp_path / "results.jsonl"
+    code, first, _ = run(data, *LENIENT, "--output", out)
+    assert code == 0 and len(out.read_text().splitlines()) == 6
+    code, again, _ = run(data, *LENIENT, "--output", out, "--resume")
+    assert code == 0 and again == first
+
+
+def test_worker_processes_give_the_same_table(data):
+    _, serial, _ = run(data, *LENIENT)
+    code, parallel, _ = run(data, *LENIENT, "--workers", "2")
+    assert code == 0 and parallel == serial
+
+
+@pytest.mark.parametrize(
+    ("args", "line", "expected"),
+    [
+        ((), '{"question": "q", "contexts": []}', "error [MISSING_ANSWER] line 8.answer:"),
+        (
+            (),
+            '{"question": "q", "answer": "a", "contexts": [1]}',
+            "error [INVALID_CONTEXTS] line 8.contexts[0]:",
+        ),
+        ((), "{not json", "error [MALFORMED_INPUT] line 8:"),
+        (
+            ("--threshold", "word_count=1.5"),
+            None,
+            "error [INVALID_THRESHOLD] options.thresholds.word_count:",
+        ),
+        (("--threshold", "word_count"), None, "error [INVALID_THRESHOLD] --threshold:"),
+        (("--metrics", "nope"), None, "error [UNKNOWN_METRIC] metrics[0]:"),
+        (("--mode", "llm"), None, "error [JUDGE_MISCONFIGURED] options.judge:"),
+        (("--judge", "nobody"), None, "error [JUDGE_MISCONFIGURED] judge:"),
+    ],
+)
+def test_bad_input_exits_2_with_a_coded_error(data, args, line, expected):
+    if line is not None:
+        with data.open("a") as handle:
+            handle.write(line + "\n")
+    code, out, err = run(data, *args)
+    assert out == ""
+    assert code == 2
+    assert err.startswith(expected), err
+    assert "Traceback" not in err
+
+
+def test_missing_file_exits_2(tmp_path):
+    code, _, err = run(tmp_path / "absent.jsonl")
+    assert code == 2 and err.startswith("error [IO_ERROR]")
+
+
+def test_config_file_sets_metrics_thresholds_and_weights(data, tmp_path):
+    config = tmp_path / "eval.json"
+    config.write_text(
+        json.dumps(
+            {
+                "metrics": ["word_count", "contextCount"],
+                "thresholds": {"word_count": 0, "context_count": 1},
+                "compositeWeights": {"word_count": 2},
+                "compositeThreshold": 0.1,
+            }
+        )
+    )
+    code, out, err = run(data, "--config", config, "--json")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 0, err
+    assert set(lines[0]["metrics"]) == {"word_count", "context_count"}
+    code, _, _ = run(data, "--config", config, "--threshold", "word_count=0.9")
+    assert code == 1  # the command line wins over the file
+
+
+def test_config_file_with_an_unknown_judge_type_exits_2(data, tmp_path):
+    config = tmp_path / "eval.json"
+    config.write_text(json.dumps({"mode": "llm", "judge": {"type": "nobody", "model": "m"}}))
+    code, _, err = run(data, "--config", config)
+    assert code == 2 and err.startswith("error [JUDGE_MISCONFIGURED] judge: no judge or judge")
+
+
+def test_resume_with_new_thresholds_rejudges_without_recomputing(data, tmp_path):
+    out = tmp_path / "results.jsonl"
+    code, _, _ = run(data, *LENIENT, "--output", out)
+    before = out.read_text()
+    assert code == 0
+    code, text, _ = run(
+        data, *LENIENT[:-2], "--composite-threshold", "0.99", "--output", out, "--resume"
+    )
+    assert code == 1 and text.splitlines()[-1] == "6 samples, 6 failed: FAILED"
+    assert out.read_text() == before  # nothing was evaluated again

@@ -1,0 +1,83 @@
+"""``assay score``: score answers from JSON and print their scorecards."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from assay import AssayError, ErrorCode
+from assay.cli import EXIT_USAGE, read_json_file
+from assay.wire import from_json_safe
+from assay_scorecard.engine import create_scorer
+from assay_scorecard.jsonl import score_jsonl
+from assay_scorecard.render import render_text
+from assay_scorecard.requests import split_request
+from assay_scorecard.wire import scorecard_to_json
+
+
+@click.command("score")
+@click.argument("file", type=click.Path(allow_dash=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the scorecard in the wire shape.")
+@click.option(
+    "--jsonl",
+    is_flag=True,
+    help="Stream: one JSON object per input line, one scorecard (or error record) per output line.",
+)
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(exists=True, dir_okay=False),
+    help="A JSON config used for every input that carries none.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=0),
+    default=1,
+    show_default=True,
+    help="With --jsonl: worker processes (0 = one per CPU).",
+)
+@click.pass_context
+def score_command(
+    ctx: click.Context,
+    file: str,
+    as_json: bool,
+    jsonl: bool,
+    config_file: str | None,
+    workers: int,
+) -> None:
+    """Score RAG answers and print their confidence scorecards.
+
+    FILE (or - for standard input) holds one JSON object {"inputs": ..., "config": ...} in the
+    seed's camelCase wire shape (a bare inputs object is accepted too). With --jsonl, every line
+    is such an object and every output line is its scorecard or
+    {"error": {"code", "message", "path", "line"}}; memory stays constant.
+
+    Exit codes: 0 scored; 2 bad input or configuration (with --jsonl: any line failed).
+    Non-finite numbers are written as {"$float": "NaN"}.
+    """
+    default_config = from_json_safe(read_json_file(config_file)) if config_file else None
+    if jsonl:
+        _score_stream(ctx, file, default_config or {}, workers)
+        return
+    inputs, config = split_request(from_json_safe(read_json_file(file)), file)
+    scorecard = create_scorer(default_config if config is None else config).compute(inputs)
+    if as_json:
+        click.echo(scorecard_to_json(scorecard, indent=2))
+    else:
+        click.echo(render_text(scorecard))
+
+
+def _score_stream(ctx: click.Context, file: str, config: Any, workers: int) -> None:
+    sink = sys.stdout.buffer
+    if file == "-":
+        summary = score_jsonl(sys.stdin.buffer, sink, config, workers=workers)
+    else:
+        try:
+            handle = open(file, "rb")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            raise AssayError(ErrorCode.IO_ERROR, f"cannot read {file}: {exc.strerror}") from exc
+        with handle:
+            summary = score_jsonl(handle, sink, config, workers=workers)
+    ctx.exit(EXIT_USAGE if summary.failed else 0)

@@ -1,0 +1,95 @@
+"""Blocks of JSON Lines: the unit of work of streaming and parallel scoring.
+
+A block is many request lines as one ``bytes`` object; scoring it gives one ``bytes`` object of
+scorecard lines. Moving a block between processes is one memory copy, where moving the same rows
+as Python objects costs more than scoring them (see docs/scorecard.md, "Batch scoring").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import IO, NamedTuple
+
+from assay import AssayError
+from assay_scorecard.engine import Scorer
+from assay_scorecard.requests import parse_request_line
+from assay_scorecard.wire import scorecard_to_json
+
+__all__ = ["BlockResult", "read_blocks", "score_block"]
+
+
+class BlockResult(NamedTuple):
+    """What :func:`score_block` returns.
+
+    Attributes:
+        text: one ``\\n``-terminated line per row of the block, in order: the row's scorecard as
+            compact JSON (UTF-8), or an empty line where the row failed.
+        errors: ``(row, line, error)`` for every failed row, in order: its position among the
+            block's rows, its 0-based line in the block (blank lines count), its error.
+    """
+
+    text: bytes
+    errors: list[tuple[int, int, AssayError]]
+
+
+def score_block(
+    scorer: Scorer, block: bytes, config_key: str, skip_blank: bool = True
+) -> BlockResult:
+    """Score every request line of ``block`` with ``scorer``.
+
+    :param block: UTF-8 JSON text lines separated by ``\\n`` (a ``\\r`` before it is JSON
+        whitespace); a final newline is optional. Each line is what
+        :func:`~assay_scorecard.requests.parse_request_line` reads.
+    :param config_key: the canonical JSON of ``scorer``'s config (a line that carries a
+        different config fails with ``INVALID_CONFIG``).
+    :param skip_blank: lines of ASCII whitespace only are not rows (no output line); when false,
+        every line is a row and a blank one fails as not JSON.
+    :return: a :class:`BlockResult`. Only :class:`AssayError` is caught per row; anything else
+        (a bug) propagates.
+    """
+    out: list[bytes] = []
+    errors: list[tuple[int, int, AssayError]] = []
+    compute = scorer.compute
+    lines = block.split(b"\n")
+    if block.endswith(b"\n"):
+        lines.pop()
+    for index, line in enumerate(lines):
+        if skip_blank and not line.strip():
+            continue
+        try:
+            text = scorecard_to_json(compute(parse_request_line(line, config_key)))
+        except AssayError as error:
+            errors.append((len(out), index, error))
+            out.append(b"")
+            continue
+        out.append(_utf8(text))
+    out.append(b"")
+    return BlockResult(b"\n".join(out), errors)
+
+
+def _utf8(text: str) -> bytes:
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        # a lone surrogate (read from a \\ud800 escape) can only sit inside a JSON string, where
+        # backslashreplace writes it back as that same escape
+        return text.encode("utf-8", "backslashreplace")
+
+
+def read_blocks(source: IO[bytes], size: int) -> Iterator[bytes]:
+    """Whole lines of ``source`` in blocks of about ``size`` bytes (a line longer than that is
+    one block). Reads what is available (``read1``) so that lines fed one at a time through a
+    pipe are scored as they come, not when a block fills.
+    """
+    read = getattr(source, "read1", source.read)
+    pending: list[bytes] = []  # the start of a line not ended yet (a long line comes in parts)
+    while data := read(size):
+        cut = data.rfind(b"\n")
+        if cut < 0:
+            pending.append(data)
+            continue
+        pending.append(data[: cut + 1])
+        yield b"".join(pending)
+        pending = [data[cut + 1 :]] if cut + 1 < len(data) else []
+    if pending:
+        yield b"".join(pending)

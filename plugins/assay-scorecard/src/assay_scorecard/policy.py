@@ -1,0 +1,187 @@
+"""The scorecard's default action policy: the seed's rule cascade, first match wins."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from assay import Decision
+from assay.jsmath import js_number, js_to_number
+
+__all__ = ["ScorecardEvidence", "ThresholdActionPolicy"]
+
+
+@attrs.frozen
+class ScorecardEvidence:
+    """What the action policy decides on.
+
+    Attributes:
+        total: the scorecard total (0-100, NaN for NaN inputs).
+        tier1_score: the Tier 1 score.
+        warning_codes: codes of ``meta.warnings`` in order.
+        documents_silent: the inputs said the documents do not address the question.
+        abstain_missing: required signals missing that the signal policy abstains on.
+        review_missing: required signals missing that the signal policy reviews on.
+    """
+
+    total: float
+    tier1_score: float
+    warning_codes: Sequence[str]
+    documents_silent: bool = False
+    abstain_missing: Sequence[str] = ()
+    review_missing: Sequence[str] = ()
+
+
+def _tuple(value: Sequence[str]) -> tuple[str, ...]:
+    return tuple(value)
+
+
+@attrs.frozen
+class ThresholdActionPolicy:
+    """answer / review / abstain by thresholds and warning lists (seed 000, RULES.md section 13).
+
+    Rules, first match wins: documents-silent -> abstain; abstain-when-missing -> abstain;
+    abstain-on-warning -> abstain; total < abstain_below -> abstain; tier1 <
+    require_tier1_at_least -> review; review-when-missing -> review; review-on-warning -> review;
+    total >= answer_at -> answer; total >= review_at -> review; otherwise abstain.
+
+    Attributes:
+        answer_at: answer at or above this total (65).
+        review_at: review at or above this total (40).
+        abstain_below: abstain below this total (40).
+        require_tier1_at_least: review when Tier 1 is below this (40).
+        review_on_warnings: warning codes that force review.
+        abstain_on_warnings: warning codes that force abstain.
+    """
+
+    name = "threshold-action"
+    evidence_type = ScorecardEvidence
+
+    answer_at: float = 65
+    review_at: float = 40
+    abstain_below: float = 40
+    require_tier1_at_least: float = 40
+    review_on_warnings: tuple[str, ...] = attrs.field(
+        default=("missing-answer-relevance", "missing-conflict-signal"), converter=_tuple
+    )
+    abstain_on_warnings: tuple[str, ...] = attrs.field(
+        default=("documents-silent",), converter=_tuple
+    )
+    # numeric thresholds (JavaScript coercion of what was configured) and warning sets, resolved
+    # once per configuration instead of per decision
+    _thresholds: tuple[float, float, float, float] = attrs.field(init=False, repr=False, eq=False)
+    _review_codes: frozenset[str] = attrs.field(init=False, repr=False, eq=False)
+    _abstain_codes: frozenset[str] = attrs.field(init=False, repr=False, eq=False)
+
+    def __attrs_post_init__(self) -> None:
+        resolve = object.__setattr__
+        resolve(
+            self,
+            "_thresholds",
+            (
+                js_to_number(self.abstain_below),
+                js_to_number(self.require_tier1_at_least),
+                js_to_number(self.answer_at),
+                js_to_number(self.review_at),
+            ),
+        )
+        resolve(self, "_review_codes", frozenset(self.review_on_warnings))
+        resolve(self, "_abstain_codes", frozenset(self.abstain_on_warnings))
+
+    def configure(self, settings: Mapping[str, Any] | None) -> ThresholdActionPolicy:
+        """A copy with the wire-shape ``actionPolicy`` settings applied (camelCase keys; a given
+        list replaces its default; unknown keys are ignored, as in the reference)."""
+        if not settings:
+            return self
+        mapping = {
+            "answerAt": "answer_at",
+            "reviewAt": "review_at",
+            "abstainBelow": "abstain_below",
+            "requireTier1AtLeast": "require_tier1_at_least",
+            "reviewOnWarnings": "review_on_warnings",
+            "abstainOnWarnings": "abstain_on_warnings",
+        }
+        changes = {attr: settings[key] for key, attr in mapping.items() if key in settings}
+        return attrs.evolve(self, **changes)
+
+    def decide(self, evidence: ScorecardEvidence) -> Decision:
+        """Apply the rule cascade; see the class docstring."""
+        total, tier1 = evidence.total, evidence.tier1_score
+        abstain_below, tier1_floor, answer_at, review_at = self._thresholds
+        if evidence.documents_silent:
+            return Decision(
+                "abstain",
+                "documents-silent",
+                "Documents do not address this question (documentsSilent is true).",
+            )
+        if evidence.abstain_missing:
+            names = ", ".join(evidence.abstain_missing)
+            return Decision(
+                "abstain",
+                "abstain-when-missing",
+                f"Required signal(s) missing matched abstainWhenMissing policy: {names}.",
+                {"signals": list(evidence.abstain_missing)},
+            )
+        for code in evidence.warning_codes:
+            if code in self._abstain_codes:
+                return Decision(
+                    "abstain",
+                    "abstain-on-warning",
+                    f"Warning '{code}' matched abstainOnWarnings policy.",
+                    {"warning": code},
+                )
+        if total < abstain_below:
+            return Decision(
+                "abstain",
+                "abstain-below",
+                f"Score {js_number(total)} is below abstainBelow threshold "
+                f"({js_number(self.abstain_below)}).",
+                {"total": total, "abstainBelow": self.abstain_below},
+            )
+        if tier1 < tier1_floor:
+            return Decision(
+                "review",
+                "tier1-floor",
+                f"Tier 1 score {js_number(tier1)} is below requireTier1AtLeast threshold "
+                f"({js_number(self.require_tier1_at_least)}).",
+                {"tier1": tier1, "requireTier1AtLeast": self.require_tier1_at_least},
+            )
+        if evidence.review_missing:
+            names = ", ".join(evidence.review_missing)
+            return Decision(
+                "review",
+                "review-when-missing",
+                f"Required signal(s) missing matched reviewWhenMissing policy: {names}.",
+                {"signals": list(evidence.review_missing)},
+            )
+        for code in evidence.warning_codes:
+            if code in self._review_codes:
+                return Decision(
+                    "review",
+                    "review-on-warning",
+                    f"Warning '{code}' matched reviewOnWarnings policy.",
+                    {"warning": code},
+                )
+        if total >= answer_at:
+            return Decision(
+                "answer",
+                "answer-at",
+                f"Score {js_number(total)} meets answerAt threshold ({js_number(self.answer_at)}).",
+                {"total": total, "answerAt": self.answer_at},
+            )
+        if total >= review_at:
+            return Decision(
+                "review",
+                "review-at",
+                f"Score {js_number(total)} meets reviewAt threshold ({js_number(self.review_at)}).",
+                {"total": total, "reviewAt": self.review_at},
+            )
+        return Decision(
+            "abstain",
+            "below-review-at",
+            f"Score {js_number(total)} is below reviewAt threshold "
+            f"({js_number(self.review_at)}) — abstaining.",
+            {"total": total, "reviewAt": self.review_at},
+        )

@@ -1,0 +1,141 @@
+"""Public helpers that define what the scorecard's input signals mean.
+
+They are shared by the core's input checks and signal policy and by dimension plugins, so that
+"a finite number", "a valid claim summary" and "a dated candidate" mean the same everywhere.
+All follow the reference implementation's JavaScript semantics (RULES.md beside the vectors).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from assay import AssayError, ErrorCode
+from assay_scorecard.types import ScoreWarning
+
+DOCUMENTS_SILENT = ScoreWarning(
+    "documents-silent", "warn", "Source documents do not address this question.", "documentsSilent"
+)
+"""Raised by the core's input checks and by the grounding dimension; one text, so the scorecard
+keeps it once."""
+MISSING_CANDIDATES = ScoreWarning(
+    "missing-candidates", "warn", "No retrieved candidates were provided.", "candidates"
+)
+"""Raised by the core's input checks and by the retrieval dimension; one text, kept once."""
+
+__all__ = [
+    "DOCUMENTS_SILENT",
+    "MISSING_CANDIDATES",
+    "claim_support_problem",
+    "is_finite_number",
+    "is_number",
+    "js_truthy",
+    "resolve_score_bands",
+    "timestamp_ms",
+]
+
+
+def is_number(value: Any) -> bool:
+    """JavaScript ``typeof value === "number"``: int or float, not bool."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def is_finite_number(value: Any) -> bool:
+    """A number that is neither NaN nor infinite."""
+    return is_number(value) and math.isfinite(value)
+
+
+def js_truthy(value: Any) -> bool:
+    """JavaScript truthiness: ``None``, ``False``, ``0``, ``""`` and NaN are falsy."""
+    if value is None or value is False or value == "":
+        return False
+    if is_number(value):
+        return value != 0 and not math.isnan(value)
+    return True
+
+
+def _is_count(value: Any) -> bool:
+    return is_finite_number(value) and value >= 0 and float(value).is_integer()
+
+
+def claim_support_problem(claim_support: Any) -> str | None:
+    """Why a ``claimSupport`` object is invalid (the reference's message), or ``None`` if valid.
+
+    Valid: ``totalClaims``, ``supportedClaims``, ``contradictedClaims`` (default 0) and
+    ``unsupportedClaims`` (when present) are non-negative integers, ``totalClaims > 0``,
+    ``supported + contradicted <= total`` and ``supported + unsupported + contradicted <= total``.
+    """
+    if not isinstance(claim_support, Mapping):
+        return "Claim support counts should be finite non-negative integers."
+    total: Any = claim_support.get("totalClaims")
+    supported: Any = claim_support.get("supportedClaims")
+    contradicted: Any = claim_support.get("contradictedClaims", 0)
+    counts = [total, supported, contradicted]
+    if "unsupportedClaims" in claim_support:
+        counts.append(claim_support["unsupportedClaims"])
+    if not all(_is_count(c) for c in counts):
+        return "Claim support counts should be finite non-negative integers."
+    if total <= 0:
+        return "claimSupport.totalClaims must be greater than 0."
+    if supported + contradicted > total:
+        return "claimSupport supportedClaims + contradictedClaims cannot exceed totalClaims."
+    unsupported = claim_support.get("unsupportedClaims", 0)
+    if supported + unsupported + contradicted > total:
+        return (
+            "claimSupport supportedClaims + unsupportedClaims + contradictedClaims cannot "
+            "exceed totalClaims."
+        )
+    return None
+
+
+def timestamp_ms(value: Any) -> float | None:
+    """Milliseconds since the epoch of a date signal, or ``None`` when it is not a date.
+
+    Accepts a :class:`datetime` (naive ones are taken as UTC) or an ISO-8601 string (``Z`` or an
+    offset; a date-only string is midnight UTC). Returns NaN for a string that is not a valid date
+    (the reference's ``Invalid Date``). Numbers, ``None`` and other types are not dates.
+    Timestamps are truncated to whole milliseconds, as JavaScript dates are.
+    """
+    if isinstance(value, datetime):
+        moment = value if value.tzinfo else value.replace(tzinfo=UTC)
+    elif isinstance(value, str):
+        try:
+            moment = datetime.fromisoformat(value)
+        except ValueError:
+            return math.nan
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+    else:
+        return None
+    delta = moment - datetime(1970, 1, 1, tzinfo=UTC)
+    return float(delta.days * 86_400_000 + delta.seconds * 1000 + delta.microseconds // 1000)
+
+
+def resolve_score_bands(
+    overrides: Any, path: str, defaults: Mapping[str, float]
+) -> dict[str, float]:
+    """``full`` / ``high`` / ``medium`` / ``low`` score bands: ``defaults`` merged with the
+    configured ``overrides`` (a partial object), validated as the reference validates them:
+    every value (extra keys too) a finite number, and ``full >= high >= medium >= low``.
+
+    :raises AssayError: ``INVALID_CONFIG`` at ``path`` (or ``path.key`` for a bad value).
+    """
+    bands = dict(defaults)
+    if overrides is not None:
+        if not isinstance(overrides, Mapping):
+            raise AssayError(ErrorCode.INVALID_CONFIG, "scoreBands must be an object", path)
+        bands.update(overrides)
+    for key, value in bands.items():
+        if not is_finite_number(value):
+            raise AssayError(
+                ErrorCode.INVALID_CONFIG,
+                f"band must be a finite number, got {value!r}",
+                f"{path}.{key}",
+            )
+    if not bands["full"] >= bands["high"] >= bands["medium"] >= bands["low"]:
+        raise AssayError(
+            ErrorCode.INVALID_CONFIG, "bands must satisfy full >= high >= medium >= low", path
+        )
+    return bands
