@@ -168,5 +168,13 @@ def test_plugins_lists_core_plugins() -> None:
     assert records["grounding"]["registered"] == ["dimension:grounding", "dimension:relevance"]
     assert records["retrieval"]["registered"] == ["dimension:retrieval", "dimension:consistency"]
     assert all(r["status"] == "ok" for r in records.values()), records
+    # the scorecard job is a plugin of its own: it registers the action policy and presets
+    assert records["scorecard"]["registered"] == [
+        "policy:threshold-action",
+        "preset:legacy-v0.2",
+        "preset:balanced-v0.3",
+        "preset:production-v0.3",
+    ]
     text = assay("plugins").stdout
-    assert "grounding  [ok]  assay-grounding 0.1.0" in text
+    assert "grounding  [ok]  assay-grounding 0.2.0" in text
+    assert "scorecard  [ok]  assay-scorecard 0.2.0" in text
