@@ -41,7 +41,7 @@ def invoke(*args: str):
 
 
 def test_json_output_with_the_seven_metrics(plugins):
-    plugins("faithfulness")
+    plugins("evaluation,faithfulness")
     code, out, _ = invoke(str(DATA), "--json")
     lines = [json.loads(line) for line in out.splitlines()]
     assert code == 1
@@ -101,7 +101,7 @@ class OpenAIStyle(BaseHTTPRequestHandler):
 
 def test_llm_mode_with_an_openai_compatible_server(plugins, monkeypatch, tmp_path):
     pytest.importorskip("assay_judges", reason="needs the assay-judges plugin installed")
-    plugins("faithfulness,judges")
+    plugins("evaluation,faithfulness,judges")
     server = ThreadingHTTPServer(("127.0.0.1", 0), OpenAIStyle)
     threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
     monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{server.server_address[1]}/v1")
@@ -146,7 +146,7 @@ def test_progress_bar_on_a_terminal_only(tmp_path):
             f"the assay console script is not installed next to {sys.executable}: "
             "install the core into this interpreter (uv run --all-packages does; CI does)"
         )
-    env = {**os.environ, "ASSAY_PLUGINS": "faithfulness", "COLUMNS": "80"}
+    env = {**os.environ, "ASSAY_PLUGINS": "evaluation,faithfulness", "COLUMNS": "80"}
     master, slave = pty.openpty()
     try:
         done = subprocess.run(

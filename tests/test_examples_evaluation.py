@@ -84,7 +84,7 @@ def test_ci_gate_example_passes_with_its_checked_in_baseline():
 def test_cli_report_script():
     env = {
         **os.environ,
-        "ASSAY_PLUGINS": "faithfulness",
+        "ASSAY_PLUGINS": "evaluation,faithfulness",
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
     }
     done = subprocess.run(
