@@ -19,15 +19,19 @@ from collections import Counter, OrderedDict
 from pathlib import Path
 from typing import Any
 
-import attrs
 import pytest
 
 import assay
 import assay_faithfulness as af
-from assay_faithfulness import base, jsnumbers, ngrams, text, tfidf
-from assay_faithfulness.base import Measured, Signal
+from assay_faithfulness import jsnumbers, ngrams, text, tfidf
 
 VECTORS = Path(__file__).resolve().parents[3].parent / "shared/conformance/metrics"
+
+
+def _speedups_in_use() -> bool:
+    """Whether the one switch (:func:`assay.load_speedups`; ``ASSAY_PURE_PYTHON``) gives this
+    plugin its compiled kernels."""
+    return assay.load_speedups("assay_faithfulness._speedups") is not None
 
 EDGE_TEXTS = [
     "",
@@ -95,7 +99,7 @@ def _all_texts() -> list[str]:
 
 @pytest.fixture(scope="module")
 def compiled() -> Any:
-    if not assay.speedups_allowed():
+    if not _speedups_in_use():
         pytest.skip(
             "ASSAY_PURE_PYTHON is set, so the compiled twins are not in use: unset it to compare "
             "them (CI runs without it)"
@@ -116,13 +120,13 @@ def test_the_compiled_twin_is_built_and_in_use() -> None:
 
     assert _speedups.__file__ is not None
     assert _speedups.__file__.endswith((".so", ".pyd")), _speedups.__file__
-    allowed = assay.speedups_allowed()
+    allowed = _speedups_in_use()
     assert text.COMPILED is ngrams.COMPILED is tfidf.COMPILED is allowed
     assert (ngrams.overlap_rows is _speedups.overlap_rows) is allowed
     assert (ngrams.weighted_overlaps is _speedups.weighted_overlaps) is allowed
     assert (tfidf.pair_cosine is _speedups.pair_cosine) is allowed
     assert (jsnumbers.to_fixed3 is _speedups.to_fixed3) is allowed
-    assert (base.build_result is _speedups.build_result) is allowed
+    assert not hasattr(_speedups, "build_result")  # no rule is restated in compiled code
 
 
 def test_tokens_are_identical(compiled: Any, texts: list[str]) -> None:
@@ -256,39 +260,6 @@ def test_tfidf_cosines_are_identical(compiled: Any, texts: list[str]) -> None:
     assert compiled.pair_cosine(a, b) == tfidf.PURE_PAIR_COSINE(a, b) > 0
 
 
-def test_results_are_built_identically(compiled: Any) -> None:
-    # the compiled builder sets exactly these fields, as attrs' __init__ would
-    assert [f.name for f in attrs.fields(assay.MetricResult)] == [
-        "metric_id", "score", "passed", "threshold", "explanation", "signals", "details"
-    ]  # fmt: skip
-    assert [f.name for f in attrs.fields(assay.MetricSignal)] == [
-        "severity", "message", "evidence", "id"
-    ]  # fmt: skip
-    signals = (
-        Signal("a-1", "warning", "low", "The sentence."),
-        Signal("b", "critical", "none"),
-        Signal("c", "info", "chunks [0, 2]"),
-    )
-    cases = [
-        Measured(0.5, "half", signals, {"sentence_support": [0.5], "mode": "overridden"}),
-        Measured(None, "undetermined"),
-        Measured(0.7, "at the threshold", (), {}),
-        Measured(1, "an int score", signals[:1], None),
-        Measured(0.0, "nothing"),
-    ]
-    for measured in cases:
-        for threshold in (0.0, 0.7, 1.0):
-            pure = base.PURE_BUILD_RESULT("faithfulness", measured, threshold)
-            got = compiled.build_result("faithfulness", measured, threshold)
-            assert type(got) is assay.MetricResult
-            assert got == pure
-            assert repr(got) == repr(pure)
-            assert type(got.signals) is tuple and type(got.details) is dict
-            assert got.details is not measured.details
-    with pytest.raises(KeyError):
-        compiled.build_result("x", Measured(0.1, "e", (Signal("i", "loud", "m"),)), 0.5)
-
-
 def everything() -> list[Any]:
     """Every metric vector (the whole result in its wire shape) and every primitive vector, with
     each float's repr, computed by whichever implementation this process uses."""
@@ -370,5 +341,5 @@ def test_assay_pure_python_uses_the_pure_kernels() -> None:
         "      tfidf.pair_cosine is tfidf.PURE_PAIR_COSINE)\n"
     )
     assert _in_subprocess(code, ASSAY_PURE_PYTHON="1").split() == ["False"] * 3 + ["True"] * 3
-    if assay.speedups_allowed():
+    if _speedups_in_use():
         assert _in_subprocess(code).split() == ["True"] * 3 + ["False"] * 3

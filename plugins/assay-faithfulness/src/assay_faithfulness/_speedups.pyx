@@ -14,10 +14,6 @@ Each function here mirrors one pure-Python function that stays the reference:
 - ``weighted_overlaps``: :func:`assay_faithfulness.ngrams.weighted_overlaps`;
 - ``pair_cosine``: :func:`assay_faithfulness.tfidf.pair_cosine` (the two IDFs are given once,
   by ``bind_idf``);
-- ``build_result``: :func:`assay_faithfulness.base.build_result`, which builds the
-  ``assay.MetricResult`` (and its ``MetricSignal``s) the way attrs' generated ``__init__`` does,
-  with ``object.__new__`` and ``PyObject_GenericSetAttr`` (the classes are given once, by
-  ``bind_result_types``; the tests check that their fields are still the ones set here);
 - ``count_tokens``: :func:`assay_faithfulness.tfidf.count_tokens` (``Counter(tokens)``);
 - ``to_fixed3``: :func:`assay_faithfulness.jsnumbers.to_fixed3` (JavaScript's ``toFixed(3)``),
   which hands the rare exact ties and negative values back to the reference (``bind_to_fixed3``).
@@ -28,16 +24,21 @@ correctly rounded quotient of their exact double values, as C's is; no fused mul
 setup.py compiles with ``-ffp-contract=off``). The tests compare the two on every conformance
 sample and on edge cases. Change a reference function, change its twin here.
 
-This module imports nothing of the plugin (the plugin's modules import it): its inputs are plain
-lists, dicts, sets and tuples, a ``PairSide`` is read through its ``counts`` and ``length``, and
-what it needs of the plugin or the core is handed to it once by the ``bind_*`` functions.
+Only rule-free kernels live here (tokenising, sentence splitting, n-gram sets and overlaps, the
+TF-IDF cosine, JavaScript number formatting): no metric's rule (scores, pass/fail, signals, the
+building of records) is restated in compiled code; those stay written once, in Python.
+
+This module imports nothing of the plugin or the core (the plugin's modules import it): its
+inputs are plain lists, dicts, sets and tuples, a ``PairSide`` is read through its ``counts`` and
+``length``, and what it needs of the plugin (the two IDFs, the reference ``to_fixed3``) is handed
+to it once by the ``bind_*`` functions.
 """
 
 from cpython.dict cimport PyDict_GetItem, PyDict_Next, PyDict_SetItem
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
 from cpython.long cimport PyLong_AsDouble, PyLong_CheckExact
 from cpython.mem cimport PyMem_Free
-from cpython.object cimport PyObject, PyObject_GenericSetAttr
+from cpython.object cimport PyObject
 from cpython.set cimport PyFrozenSet_New, PySet_Add, PySet_Contains
 from cpython.unicode cimport (
     PyUnicode_1BYTE_DATA,
@@ -400,44 +401,3 @@ def to_fixed3(x):
     finally:
         PyMem_Free(text)
 
-
-cdef object RESULT_TYPE = None
-cdef object SIGNAL_TYPE = None
-cdef dict SEVERITIES = None
-cdef object NEW_OBJECT = object.__new__
-
-
-def bind_result_types(result_type, signal_type, dict severities not None):
-    """Set ``assay.MetricResult``, ``assay.MetricSignal`` and the severity names."""
-    global RESULT_TYPE, SIGNAL_TYPE, SEVERITIES
-    RESULT_TYPE = result_type
-    SIGNAL_TYPE = signal_type
-    SEVERITIES = severities
-
-
-def build_result(metric_id, measured, threshold):
-    """The ``MetricResult`` of ``measured`` (score, explanation, signals, details) judged at
-    ``threshold``."""
-    score, explanation, signals, details = measured
-    cdef dict all_details = {"mode": "heuristic", "llm_calls": 0, "signal_ids": []}
-    cdef list core_signals = []
-    if signals:
-        all_details["signal_ids"] = [s.id for s in signals]
-        for s in signals:
-            signal = NEW_OBJECT(SIGNAL_TYPE)
-            PyObject_GenericSetAttr(signal, "severity", SEVERITIES[s.severity])
-            PyObject_GenericSetAttr(signal, "message", s.message)
-            PyObject_GenericSetAttr(signal, "evidence", s.evidence)
-            PyObject_GenericSetAttr(signal, "id", None)
-            core_signals.append(signal)
-    if details:
-        all_details.update(details)
-    result = NEW_OBJECT(RESULT_TYPE)
-    PyObject_GenericSetAttr(result, "metric_id", metric_id)
-    PyObject_GenericSetAttr(result, "score", score)
-    PyObject_GenericSetAttr(result, "passed", None if score is None else score >= threshold)
-    PyObject_GenericSetAttr(result, "threshold", threshold)
-    PyObject_GenericSetAttr(result, "explanation", explanation)
-    PyObject_GenericSetAttr(result, "signals", tuple(core_signals))
-    PyObject_GenericSetAttr(result, "details", all_details)  # a new dict, as the converter makes
-    return result

@@ -13,7 +13,6 @@ import math
 from typing import Any, ClassVar, NamedTuple
 
 import assay
-from assay_faithfulness._compiled import COMPILED, _speedups
 from assay_faithfulness.analysis import SampleAnalysis, shared_analysis
 from assay_faithfulness.codes import INVALID_THRESHOLD
 from assay_faithfulness.options import HeuristicOptions, heuristic_options
@@ -109,19 +108,12 @@ def build_result(metric_id: str, measured: Measured, threshold: float) -> assay.
     )
 
 
-PURE_BUILD_RESULT = build_result
-"""The pure-Python :func:`build_result`: the reference of its compiled twin."""
-if COMPILED:
-    _speedups.bind_result_types(assay.MetricResult, assay.MetricSignal, SEVERITY_TO_CORE)
-    build_result = _speedups.build_result
-
-
 class HeuristicMetric:
     """Base of the heuristic metrics; satisfies the :class:`assay.Metric` protocol.
 
     Attributes:
         id: the metric id (snake_case), e.g. ``"answer_relevance"``.
-        wire_id: the seed's id in JSON, e.g. ``"answerRelevance"``.
+        wire_id: the id in the JSON input format, e.g. ``"answerRelevance"``.
         default_threshold: the pass threshold used when the caller gives none.
         higher_is_better: always ``True`` here (hallucination rate is reported as
             ``1 - rate``, as in the reference).
