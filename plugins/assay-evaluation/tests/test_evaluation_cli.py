@@ -35,8 +35,8 @@ def data(tmp_path):
     return path
 
 
-def run(*args):
-    result = CliRunner().invoke(build_cli(), ["eval", *map(str, args)])
+def run(*args, stdin=None):
+    result = CliRunner().invoke(build_cli(), ["eval", *map(str, args)], input=stdin)
     return result.exit_code, result.stdout, result.stderr
 
 
@@ -138,6 +138,37 @@ def test_worker_processes_give_the_same_table(data):
     _, serial, _ = run(data, *LENIENT)
     code, parallel, _ = run(data, *LENIENT, "--workers", "2")
     assert code == 0 and parallel == serial
+    code, automatic, _ = run(data, *LENIENT, "--workers", "auto")
+    assert code == 0 and automatic == serial
+
+
+@pytest.mark.parametrize("value", ["-1", "many"])
+def test_workers_outside_the_convention_is_a_usage_error(data, value):
+    code, out, err = run(data, "--workers", value)
+    assert code == assay.ExitCode.USAGE and out == ""
+    assert "--workers" in err and "Traceback" not in err
+
+
+def test_a_dash_reads_the_samples_from_standard_input(data):
+    _, from_file, _ = run(data, *LENIENT, "--json")
+    code, from_stdin, err = run("-", *LENIENT, "--json", stdin=data.read_bytes())
+    assert code == assay.ExitCode.OK, err
+    assert from_stdin == from_file
+
+
+def test_exit_codes_are_the_shared_table(data):
+    assert run(data, *LENIENT)[0] == assay.ExitCode.OK
+    assert run(data)[0] == assay.ExitCode.FAILED
+    assert run(data, "--metrics", "nope")[0] == assay.ExitCode.USAGE
+
+
+def test_text_that_is_not_utf8_exits_2_with_a_coded_error(tmp_path):
+    path = tmp_path / "latin1.jsonl"
+    path.write_bytes('{"question": "caf\u00e9", "answer": "a", "contexts": []}'.encode("latin-1"))
+    code, _, err = run(path)
+    assert code == 2 and err.startswith("error [MALFORMED_INPUT]"), err
+    code, _, err = run("-", stdin=b"\xff\n")
+    assert code == 2 and err.startswith("error [MALFORMED_INPUT] -: standard input is not UTF-8")
 
 
 @pytest.mark.parametrize(

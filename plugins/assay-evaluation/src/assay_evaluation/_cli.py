@@ -1,8 +1,11 @@
 """``assay eval DATA.jsonl``: evaluate a dataset, print a summary, gate on thresholds and
 regressions.
 
-Exit codes: 0 every threshold met and no regression; 1 a threshold failed or a regression was
-found; 2 bad input or configuration (any :class:`~assay.AssayError`).
+It follows the conventions of every ``assay`` command (:mod:`assay.cli`): ``-`` as DATA reads
+standard input, ``--json`` prints machine-readable lines, ``--workers N|auto`` runs N worker
+processes (0 in-process), and the exit codes are :class:`assay.ExitCode`'s: ``OK`` (0) every
+threshold met and no regression; ``FAILED`` (1) a threshold failed or a regression was found;
+``USAGE`` (2) bad input or configuration (any :class:`~assay.AssayError`).
 """
 
 from __future__ import annotations
@@ -16,8 +19,8 @@ from typing import Any
 
 import click
 
-from assay import AssayError, ErrorCode, default_registry
-from assay.cli import EXIT_FAILED, EXIT_OK, atomic_write, read_json_file
+from assay import AssayError, ErrorCode, ExitCode, default_registry
+from assay.cli import atomic_write, read_json_file, workers_option
 from assay_evaluation._api import evaluate_batch
 from assay_evaluation._codes import EvaluationErrorCode as Code
 from assay_evaluation._judge_config import judge_from_config
@@ -28,17 +31,30 @@ from assay_evaluation._wire import batch_to_wire
 __all__ = ["eval_command", "read_samples", "sample_line"]
 
 
-def read_samples(path: str) -> list[Any]:
-    """Samples from a JSON Lines file (one seed ``EvalSample`` object per line; blank lines
-    skipped).
-
-    :raises AssayError: ``IO_ERROR`` when unreadable; ``MALFORMED_INPUT`` for a line that is not
-        JSON; the sample codes (``MISSING_ANSWER``, ...) with path ``line N.<field>``.
-    """
+def _read_text(path: str) -> str:
+    """The UTF-8 text of ``path``, or of standard input for ``-``."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        if path == "-":
+            return sys.stdin.buffer.read().decode("utf-8")
+        return Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise AssayError(ErrorCode.IO_ERROR, f"cannot read {path}: {exc.strerror}", path) from exc
+    except UnicodeDecodeError as exc:
+        where = "standard input" if path == "-" else path
+        raise AssayError(
+            ErrorCode.MALFORMED_INPUT, f"{where} is not UTF-8 text: {exc.reason}", path
+        ) from exc
+
+
+def read_samples(path: str) -> list[Any]:
+    """Samples from a JSON Lines file, ``-`` for standard input (one ``EvalSample`` object per
+    line in the JSON input format, compatible with rag-eval-node-ts 0.3; blank lines skipped).
+
+    :raises AssayError: ``IO_ERROR`` when unreadable; ``MALFORMED_INPUT`` for text that is not
+        UTF-8 or a line that is not JSON; the sample codes (``MISSING_ANSWER``, ...) with path
+        ``line N.<field>``.
+    """
+    text = _read_text(path)
     samples = []
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
@@ -201,9 +217,7 @@ def _options(
     help="Stream every sample's full result to this JSON Lines file.",
 )
 @click.option("--resume", is_flag=True, help="With --output: skip samples already there.")
-@click.option(
-    "--workers", type=int, default=0, show_default=True, help="Worker processes (0: in-process)."
-)
+@workers_option
 @click.option(
     "--json", "as_json", is_flag=True, help="One JSON line per sample, then one aggregate line."
 )
@@ -215,7 +229,8 @@ def _options(
 )
 @click.pass_context
 def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
-    """Evaluate the samples in DATA.jsonl (seed EvalSample objects, one per line).
+    """Evaluate the samples in DATA.jsonl (one sample object per line, in the JSON input format
+    compatible with rag-eval-node-ts 0.3; - reads standard input).
 
     Exit codes: 0 every threshold met and no regression, 1 a threshold failed or a regression
     was found, 2 bad input or configuration.
@@ -231,11 +246,13 @@ def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
         options.update(output=cli["output"], resume=cli["resume"])
     show_bar = sys.stderr.isatty() and not cli["as_json"]
     pool = None
-    if cli["workers"] and cli["workers"] > 0:
+    workers: int = cli["workers"]  # workers_option: 0 in-process, N processes, auto one per CPU
+    if workers > 0:
         from concurrent.futures import ProcessPoolExecutor
 
-        pool = ProcessPoolExecutor(cli["workers"])
+        pool = ProcessPoolExecutor(workers)
         options["executor"] = pool
+        options.setdefault("concurrency", max(4, 2 * workers))  # keep every worker busy
     try:
         with _progress(show_bar, len(samples)) as advance:
             options["on_progress"] = advance
@@ -254,8 +271,9 @@ def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
         from assay_evaluation._report_html import render_html
 
         with atomic_write(cli["html_path"]) as handle:
-            handle.write(render_html(batch, title=f"assay eval {Path(data).name}"))
+            name = "standard input" if data == "-" else Path(data).name
+            handle.write(render_html(batch, title=f"assay eval {name}"))
     if cli["save_baseline"]:
         with atomic_write(cli["save_baseline"]) as handle:
             json.dump(batch_to_wire(batch, with_results=False), handle, indent=2)
-    ctx.exit(EXIT_OK if batch.passed and not batch.regressed else EXIT_FAILED)
+    ctx.exit(ExitCode.OK if batch.passed and not batch.regressed else ExitCode.FAILED)
