@@ -3,7 +3,7 @@
 Beta hypotheses per dimension (high and low quality) calibrated from labeled history, a
 combined Bayes factor read on the Jeffreys scale, Bayes-factor and expected-loss policies,
 goodness-of-fit and dependence diagnostics, a gate, a monitored gate sealing decisions in
-:mod:`assay_audit` chains, a tool adapter and an MCP server.
+:mod:`assay_audit` chains, and the gate as a tool (registered for the assay-mcp server).
 
 Names are loaded on first use (numpy and scipy stay unimported until needed), so importing the
 package, as plugin discovery does, is cheap. Public modules: ``types``, ``errors``, ``scores``,

@@ -1,6 +1,7 @@
 """The gate as a framework-agnostic tool (``bayes_output_gate``): a name, a description, a
 JSON Schema for the input and a handler, in the shape MCP servers and LLM tool-calling APIs
-expect.
+expect. The plugin registers it as kind ``mcp-tool``, so ``assay mcp`` (the assay-mcp plugin)
+serves it.
 
 Input arriving from a model is validated defensively (unknown keys, wrong types, out-of-range
 numbers are refused with an :class:`assay.AssayError` naming the field), and the output is
@@ -152,6 +153,11 @@ class Tool:
     description: str
     input_schema: Mapping[str, Any]
     handler: Callable[[Any], dict[str, Any]]
+
+    def call(self, arguments: Any) -> dict[str, Any]:
+        """Run the handler on ``arguments`` (the ``call`` of an MCP tool, registry kind
+        ``mcp-tool``); raises :class:`assay.AssayError` for invalid input."""
+        return self.handler(arguments)
 
 
 BAYES_OUTPUT_GATE_TOOL = Tool("bayes_output_gate", DESCRIPTION, INPUT_SCHEMA, _handle)

@@ -1,4 +1,5 @@
-"""``assay mcp``: a real MCP server over stdio, called with the official ``mcp`` client."""
+"""``assay mcp``: a real MCP server over stdio, called with the official ``mcp`` client, serving
+the tools the gate and the scorecard plugins register."""
 
 from __future__ import annotations
 
@@ -10,13 +11,22 @@ import anyio
 import pytest
 
 import assay
-import assay_scorecard
-from assay_jeffreys import to_wire
 
-mcp = pytest.importorskip("mcp", reason="needs the extra assay-jeffreys[mcp]")
+assay_jeffreys = pytest.importorskip("assay_jeffreys", reason="the gate plugin registers a tool")
+assay_scorecard = pytest.importorskip("assay_scorecard", reason="the scorecard registers a tool")
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 SCORECARD_EXAMPLES = REPO_ROOT.parent / "shared" / "conformance" / "scorecard" / "examples.jsonl"
+
+
+@pytest.fixture
+def models() -> list[dict]:
+    from assay_jeffreys import BetaParams, DimensionModel, to_wire
+
+    return [
+        to_wire(DimensionModel("factuality", BetaParams(8.0, 2.0), BetaParams(2.0, 6.0), 1.0)),
+        to_wire(DimensionModel("relevance", BetaParams(6.0, 3.0), BetaParams(3.0, 5.0), 0.5)),
+    ]
 
 
 def _assay_command() -> str:
@@ -47,10 +57,13 @@ async def _session_calls(models: list[dict], scorecard_case: dict) -> dict:
 
 def test_mcp_server_serves_the_gate_and_the_scorecard(models):
     case = json.loads(SCORECARD_EXAMPLES.read_text(encoding="utf-8").splitlines()[0])
-    out = anyio.run(_session_calls, [to_wire(m) for m in models], case)
+    out = anyio.run(_session_calls, models, case)
     names = {t.name: t for t in out["tools"].tools}
-    assert set(names) == {"bayes_output_gate", "assay_scorecard"}
+    # the server lists every registered tool, and the gate and the scorecard register theirs
+    assert set(names) == set(assay.build_registry().names("mcp-tool"))
+    assert {"bayes_output_gate", "assay_scorecard"} <= set(names)
     assert names["bayes_output_gate"].input_schema["required"] == ["scores", "models"]
+    assert names["assay_scorecard"].input_schema["required"] == ["inputs"]
 
     gate = out["gate"]
     assert not gate.is_error
