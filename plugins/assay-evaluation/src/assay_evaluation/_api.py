@@ -7,7 +7,7 @@ from typing import Any
 
 import attrs
 
-from assay import AssayError, EvalSample, Registry, default_registry
+from assay import AssayError, EvalSample, Metric, Registry, default_registry
 from assay_evaluation._batch import run_batch, summarize_batch
 from assay_evaluation._codes import EvaluationErrorCode as Code
 from assay_evaluation._options import EvaluateOptions, parse_options
@@ -20,11 +20,13 @@ __all__ = ["Evaluator", "create_evaluator", "evaluate", "evaluate_batch"]
 
 SampleLike = EvalSample | Mapping[str, Any]
 OptionsLike = EvaluateOptions | Mapping[str, Any] | None
+MetricLike = str | Metric
+"""A registered metric's id, or a :class:`~assay.Metric` object used as given."""
 
 
 def evaluate(
     sample: SampleLike,
-    metrics: Sequence[str] | None = None,
+    metrics: Sequence[MetricLike] | None = None,
     options: OptionsLike = None,
     *,
     registry: Registry | None = None,
@@ -32,15 +34,18 @@ def evaluate(
     """Evaluate one sample (seed 001 ``evaluate``).
 
     :param sample: an :class:`~assay.EvalSample` or its JSON shape.
-    :param metrics: metric ids in run order (registry ids or the seed's camelCase); ``None``
-        uses the registry's ``metric-set`` named ``default``, else every registered metric.
+    :param metrics: metrics in run order: registry ids (snake_case, or the camelCase of the
+        JSON input format) or :class:`~assay.Metric` objects, which need no registration;
+        ``None`` uses the registry's ``metric-set`` named ``default``, else every registered
+        metric.
     :param options: :class:`EvaluateOptions` or a mapping of them (snake_case or camelCase keys).
     :param registry: where metrics and judges are looked up (default: the process registry).
     :return: per-metric results (tri-state), the composite score and the overall pass.
     :raises AssayError: ``MISSING_ANSWER``, ``INVALID_CONTEXTS``, ``INVALID_SAMPLE`` for a bad
         sample; ``UNKNOWN_METRIC``, ``INVALID_THRESHOLD``, ``INVALID_OPTION``,
-        ``JUDGE_MISCONFIGURED`` for bad options; ``INVALID_METRIC_RESULT`` when a metric breaks
-        its contract.
+        ``JUDGE_MISCONFIGURED`` for bad options; ``INVALID_PLUGIN_OBJECT`` for a metric or judge
+        that is a class instead of an instance, or a metric object that lacks a member of the
+        protocol; ``INVALID_METRIC_RESULT`` when a metric breaks its contract.
     """
     parsed = parse_options(options)
     checked = coerce_sample(sample)
@@ -50,7 +55,7 @@ def evaluate(
 
 def evaluate_batch(
     samples: Iterable[SampleLike],
-    metrics: Sequence[str] | None = None,
+    metrics: Sequence[MetricLike] | None = None,
     options: OptionsLike = None,
     *,
     registry: Registry | None = None,
@@ -86,16 +91,20 @@ class Evaluator:
 
     Attributes:
         config: the configured options.
-        metrics: the configured metric ids, or ``None`` for the default set.
+        metrics: the configured metrics (ids or Metric objects), or ``None`` for the default
+            set.
         registry: where metrics and judges are looked up, or ``None`` for the process registry.
     """
 
     config: EvaluateOptions
-    metrics: tuple[str, ...] | None = None
+    metrics: tuple[MetricLike, ...] | None = None
     registry: Registry | None = None
 
     def evaluate(
-        self, sample: SampleLike, metrics: Sequence[str] | None = None, options: OptionsLike = None
+        self,
+        sample: SampleLike,
+        metrics: Sequence[MetricLike] | None = None,
+        options: OptionsLike = None,
     ) -> EvalResult:
         """:func:`evaluate` with this evaluator's configuration."""
         return evaluate(
@@ -108,7 +117,7 @@ class Evaluator:
     def evaluate_batch(
         self,
         samples: Iterable[SampleLike],
-        metrics: Sequence[str] | None = None,
+        metrics: Sequence[MetricLike] | None = None,
         options: OptionsLike = None,
     ) -> BatchEvalResult:
         """:func:`evaluate_batch` with this evaluator's configuration."""
@@ -129,15 +138,15 @@ def create_evaluator(
     The configuration is validated now, including metric ids and thresholds when a registry is
     available, so a bad config fails at creation, not at the first sample.
 
-    :raises AssayError: as :func:`evaluate` for the options; ``INVALID_OPTION`` when ``metrics``
-        is not a list of strings.
+    :raises AssayError: as :func:`evaluate` for the options and metrics; ``INVALID_OPTION`` when
+        ``metrics`` is not a list.
     """
     config = dict(config or {})
     metrics = config.pop("metrics", None)
-    if metrics is not None and (
-        isinstance(metrics, str) or not all(isinstance(m, str) for m in metrics)
-    ):
-        raise AssayError(Code.INVALID_OPTION, "metrics must be a list of ids", "config.metrics")
+    if metrics is not None and (isinstance(metrics, str) or not isinstance(metrics, Sequence)):
+        raise AssayError(
+            Code.INVALID_OPTION, "metrics must be a list of ids or Metric objects", "config.metrics"
+        )
     options = parse_options(config)
     resolve_plan(metrics, options, registry or default_registry())
     return Evaluator(options, None if metrics is None else tuple(metrics), registry)

@@ -8,6 +8,7 @@ from typing import Any
 
 from assay import AssayError, Registry
 from assay_evaluation._codes import EvaluationErrorCode as Code
+from assay_evaluation._objects import refuse_class
 
 __all__ = ["JUDGE_FACTORY_KIND", "judge_from_config"]
 
@@ -28,13 +29,18 @@ def judge_from_config(spec: Any, registry: Registry, path: str = "judge") -> Any
     ``path`` is the field path used in errors.
 
     :raises AssayError: ``JUDGE_MISCONFIGURED`` when nothing of that name is registered, the
-        spec has the wrong shape, or the factory rejects the settings.
+        spec has the wrong shape, or the factory rejects the settings;
+        ``INVALID_PLUGIN_OBJECT`` when the judge found is a class, not an instance.
     """
     if spec is None:
         return None
     if isinstance(spec, str):
         if registry.has("judge", spec):
-            return registry.get("judge", spec)
+            judge = registry.get("judge", spec)
+            if isinstance(judge, type):
+                registered_by = registry.lookup("judge", spec).provider.describe()
+                refuse_class(judge, "Judge", path, registered_by)
+            return judge
         name, settings = spec, {}
     elif isinstance(spec, Mapping) and isinstance(spec.get("type"), str):
         name = spec["type"]
@@ -54,4 +60,6 @@ def judge_from_config(spec: Any, registry: Registry, path: str = "judge") -> Any
             "anthropic)",
             path,
         )
-    return registry.get(JUDGE_FACTORY_KIND, name)(settings)
+    judge = registry.get(JUDGE_FACTORY_KIND, name)(settings)
+    refuse_class(judge, "Judge", path, f"the judge factory {name!r}")
+    return judge

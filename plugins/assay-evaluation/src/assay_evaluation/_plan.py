@@ -7,9 +7,10 @@ from typing import Any
 
 import attrs
 
-from assay import AssayError, Registry
+from assay import AssayError, ErrorCode, Registry
 from assay_evaluation._codes import EvaluationErrorCode as Code
 from assay_evaluation._judge_config import judge_from_config
+from assay_evaluation._objects import refuse_class
 from assay_evaluation._options import EvaluateOptions, check_threshold, snake_case
 
 __all__ = ["LLM_METRIC_KIND", "METRIC_SET_KIND", "EvaluationPlan", "MetricStep", "resolve_plan"]
@@ -65,6 +66,47 @@ class EvaluationPlan:
         return list(dict.fromkeys(step.metric_id for step in self.steps))
 
 
+_METRIC_MEMBERS = ("id", "default_threshold", "higher_is_better", "requires")
+
+
+def _metric_object(obj: Any, path: str) -> Any:
+    """``obj`` when it is a :class:`~assay.Metric` instance with a non-empty string ``id``."""
+    refuse_class(obj, "Metric", path)
+    missing = [name for name in _METRIC_MEMBERS if not hasattr(obj, name)]
+    if not callable(getattr(obj, "compute", None)):
+        missing.append("compute")
+    if missing:
+        raise AssayError(
+            ErrorCode.INVALID_PLUGIN_OBJECT,
+            f"{obj!r} is not a Metric: it lacks {', '.join(missing)}",
+            path,
+        )
+    if not isinstance(obj.id, str) or not obj.id:
+        raise AssayError(
+            ErrorCode.INVALID_PLUGIN_OBJECT,
+            f"a Metric needs a non-empty string id; got {obj.id!r} on {obj!r}",
+            path,
+        )
+    return obj
+
+
+def _direct_metrics(ids: Sequence[Any]) -> dict[str, Any]:
+    """The Metric objects given in ``metrics`` instead of ids, by id (checked)."""
+    direct: dict[str, Any] = {}
+    for index, item in enumerate(ids):
+        if isinstance(item, str):
+            continue
+        if not isinstance(item, type) and not hasattr(item, "compute"):
+            raise AssayError(
+                Code.UNKNOWN_METRIC,
+                f"a metric is an id string or a Metric object, got {item!r}",
+                f"metrics[{index}]",
+            )
+        metric = _metric_object(item, f"metrics[{index}]")
+        direct[metric.id] = metric
+    return direct
+
+
 def _find(registry: Registry, kind: str, metric_id: str) -> str | None:
     for candidate in dict.fromkeys((metric_id, snake_case(metric_id))):
         if registry.has(kind, candidate):
@@ -81,10 +123,16 @@ def _unknown(metric_id: str, registry: Registry, path: str) -> AssayError:
     )
 
 
-def _canonical_keys(mapping: Mapping[str, Any], registry: Registry, path: str) -> dict[str, Any]:
+def _canonical_keys(
+    mapping: Mapping[str, Any], registry: Registry, path: str, direct: Mapping[str, Any]
+) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in mapping.items():
-        found = _find(registry, "metric", key) or _find(registry, LLM_METRIC_KIND, key)
+        found = (
+            next((k for k in dict.fromkeys((key, snake_case(key))) if k in direct), None)
+            or _find(registry, "metric", key)
+            or _find(registry, LLM_METRIC_KIND, key)
+        )
         if found is None:
             raise _unknown(key, registry, f"{path}.{key}")
         out[found] = value
@@ -102,6 +150,7 @@ def _resolve_judge(judge: Any, registry: Registry) -> Any:
         return None
     if isinstance(judge, str | Mapping):
         return judge_from_config(judge, registry, "options.judge")
+    refuse_class(judge, "Judge", "options.judge")
     if not isinstance(getattr(judge, "name", None), str) or not callable(
         getattr(judge, "complete", None)
     ):
@@ -114,13 +163,40 @@ def _resolve_judge(judge: Any, registry: Registry) -> Any:
     return judge
 
 
+def _provider(registry: Registry, name: str, mode: str) -> str:
+    registration = registry.lookup(LLM_METRIC_KIND if mode == "llm" else "metric", name)
+    return registration.provider.describe()
+
+
+def _step(
+    found: str,
+    metric: Any,
+    mode: str,
+    thresholds: Mapping[str, Any],
+    weights: Mapping[str, float],
+    metric_id: str | None = None,
+) -> MetricStep:
+    key = metric_id or found
+    threshold = thresholds.get(key, metric.default_threshold)
+    return MetricStep(
+        metric_id=found,
+        metric=metric,
+        mode=mode,
+        threshold=check_threshold(threshold, f"options.thresholds.{key}"),
+        weight=weights.get(key, 1.0),
+        higher_is_better=bool(metric.higher_is_better),
+    )
+
+
 def resolve_plan(
-    metrics: Sequence[str] | None, options: EvaluateOptions, registry: Registry
+    metrics: Sequence[Any] | None, options: EvaluateOptions, registry: Registry
 ) -> EvaluationPlan:
     """Turn metric ids and options into an :class:`EvaluationPlan`.
 
     ``metrics=None`` uses the registry's ``metric-set`` named ``default`` when registered, else
-    every registered metric. Routing per metric: ``metric_modes[id]`` when given (``"llm"``
+    every registered metric. An item of ``metrics`` may also be a :class:`~assay.Metric` object
+    (any object with the protocol's members, no registration needed): it runs as given, in every
+    mode, and its ``id`` keys its result, threshold and weight. Routing per registered metric: ``metric_modes[id]`` when given (``"llm"``
     needs an ``llm-metric`` of that id); else in ``llm`` mode the ``llm-metric`` of that id when
     one is registered and the heuristic ``metric`` otherwise; in ``heuristic`` and ``hybrid``
     mode the heuristic ``metric`` (hybrid is heuristic plus the per-metric ``llm`` overrides).
@@ -128,14 +204,19 @@ def resolve_plan(
     :raises AssayError: ``UNKNOWN_METRIC`` for an id (in ``metrics``, ``thresholds``,
         ``composite_weights`` or ``metric_modes``) that names no registered metric of the needed
         kind; ``JUDGE_MISCONFIGURED`` when a metric runs in llm mode without a usable judge;
-        ``INVALID_THRESHOLD`` for a metric whose default threshold is outside [0, 1].
+        ``INVALID_THRESHOLD`` for a metric whose default threshold is outside [0, 1];
+        ``INVALID_PLUGIN_OBJECT`` for a metric or judge that is a class instead of an instance,
+        or an object given as a metric that lacks a member of the protocol.
     """
     if isinstance(metrics, str):
         raise AssayError(Code.INVALID_OPTION, "metrics must be a list of ids", "metrics")
     ids = _default_ids(registry) if metrics is None else list(metrics)
-    thresholds = _canonical_keys(options.thresholds, registry, "options.thresholds")
-    weights = _canonical_keys(options.composite_weights, registry, "options.compositeWeights")
-    modes = _canonical_keys(options.metric_modes, registry, "options.metricModes")
+    direct = _direct_metrics(ids)
+    thresholds = _canonical_keys(options.thresholds, registry, "options.thresholds", direct)
+    weights = _canonical_keys(
+        options.composite_weights, registry, "options.compositeWeights", direct
+    )
+    modes = _canonical_keys(options.metric_modes, registry, "options.metricModes", direct)
     judge = _resolve_judge(options.judge, registry)
     if options.mode != "heuristic" and judge is None:
         raise AssayError(
@@ -146,8 +227,9 @@ def resolve_plan(
     steps: list[MetricStep] = []
     for index, raw_id in enumerate(ids):
         path = f"metrics[{index}]"
-        if not isinstance(raw_id, str):
-            raise AssayError(Code.UNKNOWN_METRIC, f"a metric id is a string, got {raw_id!r}", path)
+        if not isinstance(raw_id, str):  # a Metric object, checked by _direct_metrics
+            steps.append(_step(raw_id.id, raw_id, "direct", thresholds, weights))
+            continue
         heuristic_id = _find(registry, "metric", raw_id)
         llm_id = _find(registry, LLM_METRIC_KIND, raw_id)
         metric_id = heuristic_id or llm_id
@@ -165,17 +247,10 @@ def resolve_plan(
                 path,
             )
         metric = registry.get(LLM_METRIC_KIND if mode == "llm" else "metric", found)
-        threshold = thresholds.get(metric_id, metric.default_threshold)
-        steps.append(
-            MetricStep(
-                metric_id=found,
-                metric=metric,
-                mode=mode,
-                threshold=check_threshold(threshold, f"options.thresholds.{metric_id}"),
-                weight=weights.get(metric_id, 1.0),
-                higher_is_better=bool(metric.higher_is_better),
-            )
-        )
+        if isinstance(metric, type):
+            kind = "llm-metric" if mode == "llm" else "Metric"
+            refuse_class(metric, kind, path, _provider(registry, found, mode))
+        steps.append(_step(found, metric, mode, thresholds, weights, metric_id))
     return EvaluationPlan(
         steps=tuple(steps),
         composite_threshold=options.composite_threshold,
@@ -183,7 +258,7 @@ def resolve_plan(
         context_options={
             "heuristic": dict(options.heuristic),
             "prompt_overrides": _canonical_keys(
-                options.prompt_overrides, registry, "options.promptOverrides"
+                options.prompt_overrides, registry, "options.promptOverrides", direct
             ),
             "repeats": options.repeats,
             "judge_cache": options.judge_cache,
