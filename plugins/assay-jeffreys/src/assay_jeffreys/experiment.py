@@ -22,9 +22,9 @@ from assay_jeffreys.diagnostics import (
     fit_checks,
 )
 from assay_jeffreys.errors import INVALID_OBSERVATION, fail
-from assay_jeffreys.gate import evaluate, resolve_policy
+from assay_jeffreys.gate import evaluate
 from assay_jeffreys.hypothesis import HypothesisManager
-from assay_jeffreys.policies import BayesFactorPolicy, posterior_high_quality
+from assay_jeffreys.policies import BayesFactorPolicy, posterior_high_quality, resolve_policy
 from assay_jeffreys.scores import observation_from_wire
 from assay_jeffreys.types import (
     DependenceDiagnostic,

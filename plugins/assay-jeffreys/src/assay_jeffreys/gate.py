@@ -7,18 +7,11 @@ from typing import Any
 
 from assay_jeffreys.bayesfactor import bayes_factor
 from assay_jeffreys.errors import INVALID_DIMENSION, fail
-from assay_jeffreys.policies import PolicyOutcome, policy_from_config
+from assay_jeffreys.policies import PolicyOutcome, resolve_policy
 from assay_jeffreys.scores import models_from_wire
 from assay_jeffreys.types import DimensionModel, GateDecision, GateGuards
 
 __all__ = ["OutputGate", "evaluate", "resolve_policy"]
-
-
-def resolve_policy(policy: Any) -> Any:
-    """A policy object from a policy object (anything with ``decide``) or a config mapping."""
-    if hasattr(policy, "decide"):
-        return policy
-    return policy_from_config(policy)
 
 
 def _outcome(policy: Any, result: Any) -> PolicyOutcome:
@@ -98,6 +91,6 @@ class OutputGate:
 
     def evaluate_many(self, score_matrix: Any, dimensions: Sequence[str]) -> Any:
         """The vectorised path: see :func:`assay_jeffreys.vectorized.decide_batch`."""
-        from assay_jeffreys.vectorized import decide_batch
+        from assay_jeffreys.vectorized import decide_batch  # numpy and scipy on first use
 
         return decide_batch(score_matrix, dimensions, self.models, self.policy, self.guards)

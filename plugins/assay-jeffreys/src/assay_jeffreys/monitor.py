@@ -17,8 +17,9 @@ from assay_jeffreys.diagnostics import (
     assess_assumptions,
 )
 from assay_jeffreys.errors import INVALID_SNAPSHOT, INVALID_STATE, fail
-from assay_jeffreys.gate import evaluate, resolve_policy
+from assay_jeffreys.gate import evaluate
 from assay_jeffreys.hypothesis import HypothesisManager
+from assay_jeffreys.policies import resolve_policy
 from assay_jeffreys.scores import observation_from_wire, to_score_map
 from assay_jeffreys.types import (
     AssumptionReport,

@@ -33,6 +33,7 @@ __all__ = [
     "PolicyOutcome",
     "policy_from_config",
     "posterior_high_quality",
+    "resolve_policy",
 ]
 
 PASS, FAIL, ESCALATE = 0, 1, 2
@@ -326,3 +327,15 @@ def policy_from_config(
         return policy
     except assay.AssayError as exc:
         fail(exc.code, exc.message, f"{path}.{exc.path}")
+
+
+def resolve_policy(policy: Any) -> Any:
+    """A policy object from a policy object (anything with ``decide``) or a config mapping.
+
+    Shared by the gate (:mod:`assay_jeffreys.gate`), its vectorised path
+    (:mod:`assay_jeffreys.vectorized`), the monitor and the experiment, which is why it lives
+    here and not in either of the first two (they would import each other).
+    """
+    if hasattr(policy, "decide"):
+        return policy
+    return policy_from_config(policy)

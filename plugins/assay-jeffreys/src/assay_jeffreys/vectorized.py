@@ -16,8 +16,9 @@ from typing import Any
 import attrs
 import numpy as np
 
-from assay_jeffreys.errors import INVALID_DIMENSION, INVALID_SCORE, fail
+from assay_jeffreys.errors import INVALID_CONFIG, INVALID_DIMENSION, INVALID_SCORE, fail
 from assay_jeffreys.likelihood import SCORE_EPSILON
+from assay_jeffreys.policies import resolve_policy
 from assay_jeffreys.scores import models_from_wire
 from assay_jeffreys.types import ACTIONS, DimensionModel, GateGuards
 
@@ -135,9 +136,6 @@ def decide_batch(
     :raises AssayError: as :func:`batch_log_bayes_factors`; ``INVALID_CONFIG`` for a policy
         without a vectorised path.
     """
-    from assay_jeffreys.errors import INVALID_CONFIG
-    from assay_jeffreys.gate import resolve_policy
-
     resolved = resolve_policy(policy)
     if not hasattr(resolved, "decide_codes"):
         fail(INVALID_CONFIG, f"policy {resolved!r} has no vectorised decide_codes", "policy")
