@@ -29,7 +29,7 @@ def load_speedups(module: str) -> ModuleType | None:
     """The compiled module ``module`` when it is built and :func:`speedups_allowed`, else
     ``None`` (the caller then keeps its pure-Python implementation).
 
-    :param module: absolute module name, e.g. ``"assay_retrieval._speedups"``.
+    :param module: absolute module name, e.g. ``"my_package._speedups"``.
     """
     if not speedups_allowed():
         return None

@@ -4,7 +4,10 @@ exit codes shared by every ``assay`` command."""
 from __future__ import annotations
 
 import enum
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing with ``import assay``
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["AssayError", "ErrorCode", "ExitCode", "PluginLoadWarning"]
 
@@ -12,8 +15,8 @@ __all__ = ["AssayError", "ErrorCode", "ExitCode", "PluginLoadWarning"]
 class ExitCode(enum.IntEnum):
     """Exit codes of every ``assay`` command: one table, the same meaning everywhere.
 
-    Codes 20, 30 and 40 are the gate's, fixed by the gate's specification (bayesoutputgate);
-    3 is perturbation testing's. No command uses a code for anything else.
+    Codes 3, 20, 30 and 40 belong to one job each, fixed by the formats those jobs are compatible
+    with; no command uses a code for anything else.
     """
 
     OK = 0
@@ -23,14 +26,14 @@ class ExitCode(enum.IntEnum):
     USAGE = 2
     """Usage, input or configuration error: nothing was decided."""
     NO_DECISION = 3
-    """``assay perturb``: the pipeline gave no decision (the decision field was missing, or
-    every baseline invocation failed)."""
+    """Robustness testing: the pipeline under test gave no decision (the decision field was
+    missing, or every baseline run failed)."""
     BROKEN_CHAIN = 20
-    """``assay audit verify``: the audit chain does not verify."""
+    """An audit chain of sealed decisions does not verify."""
     GATE_FAIL = 30
-    """``assay gate``: at least one fail decision."""
+    """A calibrated gate decided fail at least once."""
     GATE_ESCALATE = 40
-    """``assay gate``: at least one escalate decision and no fail."""
+    """A calibrated gate decided escalate at least once, and never fail."""
     INTERRUPTED = 130
     """Interrupted (Ctrl-C or SIGTERM); what was finished is kept."""
 
@@ -70,7 +73,7 @@ class AssayError(Exception):
         code: a stable identifier such as ``"INVALID_CONFIG"`` (see :class:`ErrorCode`).
         message: what was wrong, in words, without the path.
         path: the field path at fault in wire (camelCase) notation, e.g.
-            ``"candidates[2].combinedScore"``; ``None`` when the error concerns no single field.
+            ``"items[2].value"``; ``None`` when the error concerns no single field.
         details: optional machine-readable extras (JSON-safe).
 
     ``str(error)`` is ``"<path>: <message>"`` when a path is known, else the message.

@@ -18,7 +18,6 @@ import os
 import threading
 import warnings
 from collections.abc import Iterable, Mapping
-from importlib import metadata
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +29,8 @@ from assay._errors import AssayError, ErrorCode, PluginLoadWarning
 from assay._registry import PluginRecord, Provider, Registrar, Registry
 
 if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
     import click
 
 __all__ = ["PluginHost", "build_registry", "default_registry", "register", "reset_default_registry"]
@@ -42,6 +43,8 @@ def _split(value: str | None) -> set[str]:
 
 
 def _core_version() -> str | None:
+    from importlib import metadata  # here, not at import: only a registry build needs it
+
     try:
         return metadata.version("assay")
     except metadata.PackageNotFoundError:  # running from a source tree without install
@@ -91,7 +94,9 @@ class PluginHost:
             self._load_entry_points()
 
     # ------------------------------------------------------------------ discovery
-    def _entry_points(self) -> Iterable[metadata.EntryPoint]:
+    def _entry_points(self) -> Iterable[EntryPoint]:
+        from importlib import metadata
+
         return metadata.entry_points(group=_hookspecs.ENTRY_POINT_GROUP)
 
     def _load_entry_points(self) -> None:

@@ -10,9 +10,8 @@ on the hot path: no hook dispatch per scored answer.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from assay._records import (
     Decision,
@@ -25,6 +24,9 @@ from assay._records import (
     Variant,
 )
 
+if TYPE_CHECKING:
+    import random
+
 __all__ = ["Dimension", "Judge", "Metric", "MetricContext", "Perturbation", "Policy"]
 
 
@@ -33,15 +35,15 @@ class Dimension(Protocol):
     """One scored aspect of an answer or a retrieval, worth up to ``max_points``.
 
     Attributes:
-        name: wire name, unique in a scorecard (``"grounding"``, ``"freshness"``, ...).
+        name: wire name, unique in a composition (``"politeness"``, say).
         tier: 1 (answer confidence) or 2 (system readiness); decides which tier it counts in.
         max_points: the native maximum of ``raw``.
         default_weight: its weight in the total when the config gives none (usually
             ``max_points``, so that the weighted contribution equals ``raw``).
 
-    Optional attributes the scorecard reads when present (not protocol members, so objects
+    Optional attributes a composing job reads when present (not protocol members, so objects
     without them still satisfy the protocol):
-        extension: counted in ``meta.activeExtensions`` when active (default ``True``).
+        extension: counted among the active extensions when active (default ``True``).
         check_order: where this dimension's :meth:`check_inputs` runs among the others' (lower
             first; default 1000).
         config_activated: ``True`` when :meth:`is_active` depends on the config alone (as for
@@ -49,16 +51,16 @@ class Dimension(Protocol):
             asks once, when it is built, with empty inputs, instead of for every answer.
             Default ``False``.
         reads: the input fields (wire names) this dimension reads, e.g.
-            ``frozenset({"supportLevel", "claimSupport"})``; documentation for users and
-            tooling (which signals a composition needs). Default: empty.
+            ``frozenset({"answerText"})``; documentation for users and tooling (which signals
+            a composition needs). Default: empty.
         missing_signals: which missing input signal each of its warning codes means, e.g.
-            ``{"missing-faithfulness": "faithfulnessScore"}``; a job lists those signals in its
-            output (the scorecard's ``meta.missingSignals``). Default: empty.
+            ``{"missing-answer-text": "answerText"}``; a job lists those signals in its output.
+            Default: empty.
 
     Contract of :meth:`score`:
-        * Input: ``inputs`` and ``config`` are mappings in the job's wire shape (camelCase keys;
-          for the scorecard, ``ScoringInputs`` and ``ScoringConfig``). An absent key means "not
-          provided"; a present ``None`` is a provided null.
+        * Input: ``inputs`` and ``config`` are mappings in the composing job's wire shape
+          (camelCase keys). An absent key means "not provided"; a present ``None`` is a
+          provided null.
         * Output: a :class:`DimensionScore` with ``0 <= raw <= max_points``,
           ``max == max_points`` and ``breakdown.raw == raw``; every point change is named in
           ``breakdown.components`` or ``breakdown.adjustments``.
@@ -95,10 +97,10 @@ class Dimension(Protocol):
 
 
 class MetricContext(Protocol):
-    """What the evaluation runner hands a metric besides the sample.
+    """What the job running a metric hands it besides the sample.
 
     Attributes:
-        options: the evaluation options (mode, thresholds, judge settings) as a mapping.
+        options: the run's options (mode, thresholds, judge settings) as a mapping.
         judge: the configured :class:`Judge`, or ``None`` in heuristic mode.
 
     :meth:`shared` memoizes per-sample work across metrics (tokenizing once, not once per metric).
@@ -115,10 +117,10 @@ class MetricContext(Protocol):
 
 @runtime_checkable
 class Metric(Protocol):
-    """An evaluation metric over one :class:`~assay.EvalSample` (seed 001).
+    """A metric over one :class:`~assay.EvalSample`.
 
     Attributes:
-        id: stable metric id, e.g. ``"faithfulness"``.
+        id: stable metric id, e.g. ``"answer_length"``.
         default_threshold: pass threshold in [0, 1] used when the caller gives none.
         higher_is_better: ``False`` for metrics such as hallucination rate, where the pass test
             is ``score <= threshold``.
@@ -148,12 +150,13 @@ class Metric(Protocol):
 @runtime_checkable
 class Perturbation(Protocol):
     """A change to a test case's retrieved context that a robust pipeline should (or should not)
-    react to (seed 003).
+    react to.
 
     Attributes:
-        name: stable name, e.g. ``"reorder"``.
+        name: stable name, e.g. ``"shuffle"``.
         signal: ``"invariance"`` when the decision should not change under this perturbation
-            (reorder, pad), ``"sensitivity"`` when it should (swap).
+            (a new chunk order, say), ``"sensitivity"`` when it should (the key evidence
+            replaced by its counterfactual).
 
     Contract of :meth:`variants`:
         * Input: the case, the other cases of the run (padding material), a seeded
@@ -184,7 +187,7 @@ class Policy(Protocol):
     """Turns evidence into an action, naming the rule that decided.
 
     Attributes:
-        name: stable name, e.g. ``"threshold-action"`` or ``"bayes-factor"``.
+        name: stable name, e.g. ``"score-floor"``.
         evidence_type: what :meth:`decide` accepts (a class or a short description), so a
             composition can check that it feeds the policy the right evidence.
 
@@ -206,7 +209,7 @@ class Policy(Protocol):
 
 @runtime_checkable
 class Judge(Protocol):
-    """A model (or anything else) that answers a prompt with text (seed 001 ``JudgeFn``).
+    """A model (or anything else) that answers a prompt with text.
 
     Attributes:
         name: identifies the judge and its model in caches and reports, e.g.
@@ -215,9 +218,9 @@ class Judge(Protocol):
     Contract of :meth:`complete`:
         * Input: the full prompt text.
         * Output: a :class:`~assay.JudgeReply` (raw text plus token counts when known).
-        * Errors: transport or configuration failures raise :class:`~assay.AssayError`
-          (``JUDGE_ERROR`` / ``INVALID_CONFIG``); the metric then reports an undetermined
-          result rather than a failure.
+        * Errors: transport or configuration failures raise :class:`~assay.AssayError` with a
+          code the judge documents (``INVALID_CONFIG`` for configuration); the metric then
+          reports an undetermined result rather than a failure.
     """
 
     name: str

@@ -1,8 +1,8 @@
-"""Frozen records the protocols name: dimension scores and warnings, decisions, evaluation samples
-and results, perturbation cases and variants, judge replies.
+"""Frozen records the protocols name: dimension scores and warnings, decisions, samples and metric
+results, perturbation cases and variants, judge replies.
 
 Every class here is an ``attrs`` frozen class: immutable, hashable where its fields are, compared
-by value. Serialization to and from JSON lives in one place, :mod:`assay._wire`, never here.
+by value. Serialization to and from JSON lives in one place, :mod:`assay.wire`, never here.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 import attrs
 
+from assay._errors import AssayError, ErrorCode
 from assay.jsmath import js_round
 
 __all__ = [
@@ -40,10 +41,10 @@ def _strings(value: Iterable[str]) -> tuple[str, ...]:
 def _contexts(value: Iterable[str]) -> tuple[str, ...]:
     # a bare string would silently become a tuple of characters
     if isinstance(value, str):
-        from assay._errors import AssayError
-
         raise AssayError(
-            "INVALID_CONTEXTS", "contexts must be a list of strings, not one string", "contexts"
+            ErrorCode.INVALID_INPUT,
+            "contexts must be a list of strings, not one string",
+            "contexts",
         )
     return tuple(value)
 
@@ -65,10 +66,10 @@ class Decision:
     """What a :class:`~assay.Policy` decided, and why.
 
     Attributes:
-        action: the chosen action, from the policy's documented vocabulary (``"answer"``,
-            ``"review"``, ``"abstain"`` for scorecards; ``"pass"``, ``"fail"``, ``"escalate"`` for
-            gates; ``"correct"``, ``"ambiguous"``, ``"incorrect"`` for retrieval routing).
-        rule: a stable identifier of the rule that decided (e.g. ``"answer-threshold"``).
+        action: the chosen action, from the policy's documented vocabulary (for instance
+            ``"answer"``, ``"review"``, ``"abstain"``, or ``"pass"``, ``"fail"``,
+            ``"escalate"``).
+        rule: a stable identifier of the rule that decided (e.g. ``"score-below-floor"``).
         reason: a sentence naming the rule and the numbers it compared.
         details: JSON-safe facts the rule used (thresholds, scores, matched warning codes).
     """
@@ -81,7 +82,7 @@ class Decision:
 
 @attrs.frozen
 class EvalSample:
-    """One question-answer pair to evaluate (seed 001's ``EvalSample``).
+    """One question-answer pair to evaluate.
 
     Attributes:
         question: the user's question.
@@ -103,14 +104,14 @@ class EvalSample:
 
 @attrs.frozen
 class MetricSignal:
-    """An explained observation a metric made (seed 001 ``MetricSignal``).
+    """An explained observation a metric made.
 
     Attributes:
         severity: ``"info"``, ``"warn"`` or ``"error"``.
         message: what was observed, in words.
         evidence: the text or values that support it (e.g. an unsupported sentence).
-        id: a stable identifier of the observation (e.g. ``"faithfulness-low-support-1"``),
-            when the metric gives one.
+        id: a stable identifier of the observation (e.g. ``"low-support-1"``), when the metric
+            gives one.
     """
 
     severity: Severity
@@ -128,7 +129,7 @@ class MetricResult:
     ``passed is None``; it is never counted as a failure and stays out of means.
 
     Attributes:
-        metric_id: the metric's id, e.g. ``"faithfulness"``.
+        metric_id: the metric's id, e.g. ``"answer_length"``.
         score: a number in [0, 1], or ``None`` when undetermined.
         passed: ``score >= threshold``, or ``None`` when undetermined.
         threshold: the pass threshold that was applied.
@@ -156,7 +157,7 @@ class Chunk:
 
 @attrs.frozen
 class PerturbationCase:
-    """A robustness test case (seed 003): a query, its retrieved chunks and the swap material.
+    """A robustness test case: a query, its retrieved chunks and counterfactual material.
 
     Attributes:
         name: the case's name (its file stem).
@@ -164,7 +165,7 @@ class PerturbationCase:
         chunks: the retrieved context, in retrieval order.
         key_evidence: ids of the chunks that carry the evidence the answer depends on.
         counterfactual: replacement texts for the key evidence, in the order of ``key_evidence``
-            (the swap perturbation puts them in place of the originals).
+            (a perturbation may put them in place of the originals).
         padding: the case's own irrelevant material, if any.
         expected_decision: the decision the baseline should produce, if the author stated one.
         source: where the case was read from (a file path), for error messages.
@@ -185,7 +186,7 @@ class Variant:
     """One perturbed version of a case, as produced by a :class:`~assay.Perturbation`.
 
     Attributes:
-        name: unique within the case, e.g. ``"reorder-2"`` or ``"swap"``.
+        name: unique within the case, e.g. ``"shuffle-2"``.
         perturbation: the name of the perturbation that produced it.
         chunks: the context the pipeline receives for this variant.
         description: what was changed, in words, for the report.
@@ -218,13 +219,13 @@ class JudgeReply:
 
 @attrs.frozen
 class ScoreWarning:
-    """A structured warning (seed ``ConfidenceWarning``).
+    """A structured warning about an input or a result.
 
     Attributes:
-        code: machine-readable identifier, e.g. ``"missing-conflict-signal"``.
+        code: machine-readable identifier in kebab case, e.g. ``"missing-signal"``.
         severity: ``"info"``, ``"warn"`` or ``"error"``.
         message: human-readable description.
-        path: the input path that triggered it, e.g. ``"hasConflict"``.
+        path: the input path that triggered it, in wire (camelCase) notation.
     """
 
     code: str
@@ -257,7 +258,7 @@ class DimensionBreakdown:
 
 @attrs.frozen
 class DimensionScore:
-    """One dimension's contribution to a scorecard.
+    """One dimension's contribution to a composed score.
 
     Attributes:
         raw: points scored, in [0, max].

@@ -2,7 +2,7 @@
 
 One convention for every command:
 
-* exit codes from the one table :class:`assay.ExitCode` (0 success, 1 a quality gate failed,
+* exit codes from the one table :class:`assay.ExitCode` (0 success, 1 a quality check failed,
   2 usage, input or configuration error, the few job codes listed there);
 * an :class:`~assay.AssayError` is printed as ``error [CODE] path: message`` on standard error,
   with no traceback, and the process exits 2 (the root group does it for every subcommand);
@@ -29,10 +29,10 @@ import click
 from assay._errors import AssayError, ErrorCode, ExitCode
 
 __all__ = [
-    "WORKERS_HELP",
     "EXIT_FAILED",
     "EXIT_OK",
     "EXIT_USAGE",
+    "WORKERS_HELP",
     "AssayGroup",
     "atomic_write",
     "echo_json",
@@ -112,7 +112,8 @@ WORKERS_HELP = (
 )
 
 
-class _Workers(click.ParamType):
+# generic only in newer click releases; subscripting it would fail at runtime on click 8.1
+class _Workers(click.ParamType):  # type: ignore[type-arg]
     name = "N|auto"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:

@@ -1,13 +1,13 @@
-"""Public number helpers that reproduce the reference implementation's JavaScript arithmetic exactly.
+"""Number helpers that reproduce JavaScript's arithmetic exactly.
 
-The scorecard seed was specified by a Node implementation; these helpers give the same results
-in Python so that every machine-readable field matches the conformance vectors.
+Wire formats defined by a JavaScript implementation round and print numbers the JavaScript way;
+these helpers give the same results in Python, so that every machine-readable field matches
+what that implementation writes.
 """
 
 from __future__ import annotations
 
 import math
-from decimal import ROUND_HALF_UP, Decimal
 
 __all__ = ["js_number", "js_round", "round_to", "to_fixed"]
 
@@ -42,6 +42,8 @@ def to_fixed(x: float, digits: int) -> float:
     scaled = abs(x) * 10.0**digits
     if abs(scaled - math.floor(scaled) - 0.5) > 1e-6:
         return round(x, digits)
+    from decimal import ROUND_HALF_UP, Decimal  # the rare path: not imported with assay
+
     quantum = Decimal(1).scaleb(-digits)
     return float(Decimal(x).quantize(quantum, rounding=ROUND_HALF_UP))
 

@@ -1,7 +1,12 @@
-"""Test support for assay and for plugin authors (an opt-in pytest plugin).
+"""Test support for assay and for plugin authors (an opt-in pytest plugin; needs pytest).
 
-Installed as the ``pytest11`` entry point ``assay``, so the fixtures below are available in any
-project that has assay installed:
+Not registered with pytest automatically: installing assay changes no one's test run. Opt in from
+the top-level ``conftest.py`` of your tests::
+
+    pytest_plugins = ["assay.testing"]
+
+(or import the fixtures you use into a ``conftest.py``:
+``from assay.testing import assay_registry``). The fixtures:
 
 * ``assay_registry`` — a fresh :class:`~assay.Registry` with the built-ins and installed plugins,
   discovered anew for the test (registering into it does not leak into other tests).
@@ -14,7 +19,7 @@ Behavioural checks for your own objects (call them from your tests):
 * :func:`check_policy` — a :class:`~assay.Policy` returns a Decision with a rule and a reason,
   deterministically.
 * :func:`assert_wire_equal` — deep equality of JSON-like values with numbers compared as numbers,
-  NaN equal to NaN, and chosen free-text keys ignored (how the conformance vectors compare).
+  NaN equal to NaN, and chosen free-text keys ignored (how reference outputs compare).
 
 For compiled twins (docs/speedups.md): :func:`typed_fields` spells out the types of a result,
 :func:`pure_python_result` computes one in a process where every twin is off.

@@ -32,7 +32,7 @@ __all__ = [
 
 
 def to_camel(name: str) -> str:
-    """``require_tier1_at_least`` -> ``requireTier1AtLeast``."""
+    """``uncapped_raw`` -> ``uncappedRaw``."""
     head, *rest = name.split("_")
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
@@ -51,7 +51,7 @@ def register_camel(cls: type, *, omit_none: bool = True, skip: tuple[str, ...] =
         required fields have no default and are always written.
     :param skip: attribute names left out of the wire shape (a ``sections`` mapping, say).
     """
-    overrides = {
+    overrides: dict[str, Any] = {  # Any: mypy would match the values to the bool parameters
         f.name: override(rename=to_camel(f.name), omit_if_default=omit_none)
         for f in attrs.fields(cls)
         if f.name not in skip
