@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from assay import ExitCode
 from assay_perturb.cli import perturb
 
 
@@ -38,39 +39,56 @@ def test_check_progress_and_cached_rerun(cli) -> None:
     assert "6 planned, 6 run, 0 cached" in forced.stdout
 
 
-def test_exit_1_for_config_and_cases_problems(cli, workdir: Path, make_case) -> None:
-    assert cli("check", "--config", "missing.yaml").exit_code == 1
+def test_exit_2_for_config_and_cases_problems(cli, workdir: Path, make_case) -> None:
+    assert cli("check", "--config", "missing.yaml").exit_code == ExitCode.USAGE
     (workdir / "cases" / "gamma.md").write_text("## Query\nq\n## Bogus\n")
     result = cli("check")
-    assert result.exit_code == 1
+    assert result.exit_code == ExitCode.USAGE
     assert result.stderr.strip() == (
         f"error [MALFORMED_CASE] {Path('cases') / 'gamma.md'}:3: unknown section 'Bogus' "
         "(known: Query, Context, Key Evidence, Counterfactual, Padding, Expected Decision)"
     )
     (workdir / "cases" / "gamma.md").unlink()
-    assert cli("check", "--only", "nope").exit_code == 1
+    assert cli("check", "--only", "nope").exit_code == ExitCode.USAGE
 
 
-def test_exit_2_when_the_decision_field_is_missing(cli, workdir: Path, make_config) -> None:
+def test_exit_3_when_the_decision_field_is_missing(cli, workdir: Path, make_config) -> None:
     make_config(workdir, field="verdict")
     result = cli("check", "--quiet")
-    assert result.exit_code == 2
+    assert result.exit_code == ExitCode.NO_DECISION == 3
     assert "every baseline invocation failed (decision field 'verdict' is missing" in result.stderr
     assert (workdir / "assay-perturb" / "report.html").exists()
 
 
-def test_exit_3_below_a_floor(cli, workdir: Path, make_case) -> None:
+def test_exit_1_below_a_floor(cli, workdir: Path, make_case) -> None:
     assert cli("check", "--quiet", "--min-invariance", "1", "--min-sensitivity", "1").exit_code == 0
     make_case(workdir / "cases", "alpha", query="FIRST?")
     result = cli("check", "--quiet", "--min-invariance", "0.99")
-    assert result.exit_code == 3
+    assert result.exit_code == ExitCode.FAILED == 1
     assert "error: invariance" in result.stderr and "is below the floor 0.99" in result.stderr
 
 
-def test_exit_3_when_a_floored_signal_cannot_be_computed(cli, workdir: Path, make_config) -> None:
+def test_exit_1_when_a_floored_signal_cannot_be_computed(cli, workdir: Path, make_config) -> None:
     make_config(workdir, perturbations="{swap: {}}")
     result = cli("check", "--quiet", "--min-invariance", "0.5")
-    assert result.exit_code == 3 and "invariance could not be computed" in result.stderr
+    assert (
+        result.exit_code == ExitCode.FAILED and "invariance could not be computed" in result.stderr
+    )
+
+
+def test_check_json_prints_the_results_and_reads_the_config_from_stdin(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(workdir)
+    config = (workdir / "assay-perturb.yaml").read_text()
+    result = CliRunner().invoke(
+        perturb, ["check", "--quiet", "--json", "--config", "-"], input=config
+    )
+    assert result.exit_code == ExitCode.OK, result.output
+    printed = json.loads(result.stdout)
+    assert printed == json.loads((workdir / "assay-perturb" / "results.json").read_text())
+    assert printed["signals"]["invariance"] == 1.0
+    assert "report: assay-perturb/report.html" in result.stderr
 
 
 def test_init_writes_starter_and_checks_the_field(tmp_path: Path, monkeypatch) -> None:
@@ -95,24 +113,24 @@ def test_init_writes_starter_and_checks_the_field(tmp_path: Path, monkeypatch) -
     assert "example" in check.stdout and "1 cached" in check.stdout
     for field, kind in (("answer.list", "an array"), ("answer.obj", "a nested object")):
         bad = runner.invoke(perturb, ["init", "--command", command, "--field", field, "--force"])
-        assert bad.exit_code == 2
+        assert bad.exit_code == ExitCode.NO_DECISION
         assert f"decision field '{field}' is {kind}; only scalar decisions" in bad.stderr
 
 
 def test_init_reports_a_failing_pipeline_and_missing_command(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     runner = CliRunner()
-    assert runner.invoke(perturb, ["init"]).exit_code == 1
+    assert runner.invoke(perturb, ["init"]).exit_code == ExitCode.USAGE
     (tmp_path / "p.py").write_text(
         "import sys\nprint('no model here', file=sys.stderr)\nsys.exit(5)\n"
     )
     bad = runner.invoke(perturb, ["init", "--command", f"{sys.executable} p.py"])
-    assert bad.exit_code == 2
+    assert bad.exit_code == ExitCode.NO_DECISION
     assert "the pipeline failed on the example case: exit code 5" in bad.stderr
     assert "no model here" in bad.stderr
     # existing files are kept; init re-runs the check from the existing configuration
     again = runner.invoke(perturb, ["init"])
-    assert again.exit_code == 2 and "kept existing" in again.stdout
+    assert again.exit_code == ExitCode.NO_DECISION and "kept existing" in again.stdout
 
 
 ASSAY = Path(sys.executable).parent / "assay"
@@ -158,7 +176,7 @@ def test_interrupted_check_keeps_finished_invocations(workdir: Path) -> None:
         time.sleep(0.05)
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=60)
-    assert process.returncode == 130, stderr
+    assert process.returncode == ExitCode.INTERRUPTED, stderr
     assert "interrupted:" in stderr and "a re-run reuses them" in stderr
     finished = len(list(results.glob("*/*/result.json")))
     assert 3 <= finished < 12

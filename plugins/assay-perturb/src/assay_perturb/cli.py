@@ -1,52 +1,37 @@
 """``assay perturb``: ``init`` and ``check`` subcommands.
 
-Exit codes of ``check`` (seed 003, plus CI floors):
+Exit codes, from the one table of every ``assay`` command (:class:`assay.ExitCode`):
 
-* 0: report written (signals may still be concerning);
-* 1: configuration or cases-directory problem (nothing was run);
-* 2: the decision field is missing or every baseline invocation failed (report still written);
-* 3: ``--min-invariance`` / ``--min-sensitivity`` given and the overall signal is below it (or
-  could not be computed).
+* 0 ``OK``: report written (signals may still be concerning);
+* 1 ``FAILED``: ``--min-invariance`` / ``--min-sensitivity`` given and the overall signal is below
+  it (or could not be computed);
+* 2 ``USAGE``: configuration or cases-directory problem (nothing was run);
+* 3 ``NO_DECISION``: the decision field is missing or every baseline invocation failed (report
+  still written);
+* 130 ``INTERRUPTED``: Ctrl-C; finished invocations are kept and a re-run reuses them.
 
-``init`` exits 0 when the example ran and gave a scalar decision, 1 on a configuration problem,
-2 when the pipeline failed or the decision field is missing or not a scalar.
+``init`` exits 0 when the example ran and gave a scalar decision, 2 on a configuration problem,
+3 when the pipeline failed or the decision field is missing or not a scalar.
 Only click and assay are imported here; the work is imported when a command runs.
 """
 
 from __future__ import annotations
 
-import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
 import assay
+from assay import ExitCode
 
-__all__ = ["EXIT_BASELINE", "EXIT_CONFIG", "EXIT_FLOOR", "EXIT_OK", "perturb"]
-
-EXIT_OK = 0
-EXIT_CONFIG = 1
-EXIT_BASELINE = 2
-EXIT_FLOOR = 3
-
-CONFIG_CODES = frozenset(
-    {
-        "CONFIG_NOT_FOUND",
-        "INVALID_CONFIG",
-        "CASES_DIR",
-        "MALFORMED_CASE",
-        "INVALID_INPUT",
-        "INVALID_VARIANT",
-    }
-)
-"""Error codes that mean "configuration or cases-directory problem" (exit 1)."""
+__all__ = ["perturb"]
 
 
-def _config_problem(ctx: click.Context, error: assay.AssayError) -> None:
+def _config_problem(ctx: click.Context, error: assay.AssayError) -> NoReturn:
     from assay.cli import format_error
 
     click.echo(format_error(error), err=True)
-    ctx.exit(EXIT_CONFIG)
+    ctx.exit(ExitCode.USAGE)
 
 
 @click.group("perturb")
@@ -55,6 +40,9 @@ def perturb() -> None:
 
     Perturbs each case's retrieved context (reorder, pad: the decision should hold; swap the key
     evidence for a counterfactual: it should change) and reports invariance and sensitivity.
+
+    Exit codes: 0 ok, 1 a --min-* floor not met, 2 configuration or cases problem, 3 no
+    decision (decision field missing or every baseline failed), 130 interrupted.
     """
 
 
@@ -86,7 +74,7 @@ def init_command(
 ) -> None:
     """Write assay-perturb.yaml and cases/example.md, then run the pipeline on the example.
 
-    Exit 0: ready; 1: configuration problem; 2: the pipeline failed, or the decision field is
+    Exit 0: ready; 2: configuration problem; 3: the pipeline failed, or the decision field is
     missing or not a scalar (arrays and nested objects are not supported).
     """
     from assay_perturb.init import init_project
@@ -96,16 +84,17 @@ def init_command(
             command=command, field=field, decision_type=decision_type, cases=cases, force=force
         )
     except assay.AssayError as error:
-        if error.code in CONFIG_CODES:
-            _config_problem(ctx, error)
-        raise
+        _config_problem(ctx, error)
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        ctx.exit(ExitCode.INTERRUPTED)
     for path in outcome.wrote:
         click.echo(f"wrote {path}")
     for path in outcome.kept:
         click.echo(f"kept existing {path}")
     if not outcome.ok:
         click.echo(f"error: {outcome.problem}", err=True)
-        ctx.exit(EXIT_BASELINE)
+        ctx.exit(ExitCode.NO_DECISION)
     click.echo(
         f"pipeline ran on the example: decision = {outcome.decision!r} (a scalar). "
         "Next: add cases, then run `assay perturb check`."
@@ -123,19 +112,38 @@ def _floor(name: str, value: float | None, floor: float | None) -> str | None:
 
 
 @perturb.command("check")
-@click.option("--config", "config_path", default="assay-perturb.yaml", show_default=True)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    default="assay-perturb.yaml",
+    show_default=True,
+    help="The YAML configuration; - reads it from standard input (cases relative to the "
+    "working directory).",
+)
 @click.option("--run-dir", default="assay-perturb", show_default=True)
 @click.option("--only", multiple=True, help="Run only this case (repeatable).")
-@click.option("--jobs", type=click.IntRange(min=1), help="Invocations in parallel.")
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    help="Pipeline invocations run at the same time (each is its own process already; this is "
+    "concurrency, not --workers). Default: the configuration's jobs.",
+)
 @click.option("--no-cache", is_flag=True, help="Run every invocation, ignoring the cache.")
 @click.option(
     "--baseline-runs",
     type=click.IntRange(min=1),
     help="Baseline repeats per case (measures the pipeline's nondeterminism).",
 )
-@click.option("--min-invariance", type=click.FloatRange(0, 1), help="Exit 3 below this.")
-@click.option("--min-sensitivity", type=click.FloatRange(0, 1), help="Exit 3 below this.")
+@click.option("--min-invariance", type=click.FloatRange(0, 1), help="Exit 1 below this.")
+@click.option("--min-sensitivity", type=click.FloatRange(0, 1), help="Exit 1 below this.")
 @click.option("--quiet", is_flag=True, help="No progress lines on standard error.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the results (as written to results.json) instead of the text report.",
+)
 @click.pass_context
 def check_command(
     ctx: click.Context,
@@ -148,12 +156,14 @@ def check_command(
     min_invariance: float | None,
     min_sensitivity: float | None,
     quiet: bool,
+    as_json: bool,
 ) -> None:
     """Run every case's baseline and variants through the pipeline; print and write the report.
 
-    Exit 0: report written; 1: configuration or cases problem; 2: decision field missing or
-    every baseline failed; 3: a --min-* floor not met.
+    Exit 0: report written; 1: a --min-* floor not met; 2: configuration or cases problem;
+    3: decision field missing or every baseline failed; 130: interrupted.
     """
+    from assay.cli import echo_json
     from assay_perturb.check import run_check
     from assay_perturb.config import load_config
     from assay_perturb.report_text import text_report
@@ -179,24 +189,25 @@ def check_command(
             on_result=progress,
         )
     except assay.AssayError as error:
-        if error.code in CONFIG_CODES:
-            _config_problem(ctx, error)
-        raise
+        _config_problem(ctx, error)
     except KeyboardInterrupt:
         click.echo(
             f"interrupted: {done[0]} finished invocation(s) kept in {run_dir}/; "
             "a re-run reuses them",
             err=True,
         )
-        sys.exit(130)
-    click.echo(text_report(run), nl=False)
-    click.echo(f"report: {run_dir}/report.html, results: {run_dir}/results.json")
+        ctx.exit(ExitCode.INTERRUPTED)
+    if as_json:
+        echo_json(run.to_dict())
+    else:
+        click.echo(text_report(run), nl=False)
+    click.echo(f"report: {run_dir}/report.html, results: {run_dir}/results.json", err=as_json)
     if run.all_baselines_failed:
         reasons = sorted({o.failure or "" for c in run.cases for o in c.baseline_runs})
         click.echo(
             "error: every baseline invocation failed (" + "; ".join(reasons)[:500] + ")", err=True
         )
-        ctx.exit(EXIT_BASELINE)
+        ctx.exit(ExitCode.NO_DECISION)
     problems = [
         p
         for p in (
@@ -208,4 +219,4 @@ def check_command(
     for problem in problems:
         click.echo(f"error: {problem}", err=True)
     if problems:
-        ctx.exit(EXIT_FLOOR)
+        ctx.exit(ExitCode.FAILED)

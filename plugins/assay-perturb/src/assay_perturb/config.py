@@ -26,6 +26,7 @@ Unknown keys are refused. Every problem raises :class:`assay.AssayError` with co
 from __future__ import annotations
 
 import shlex
+import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -226,33 +227,36 @@ def config_from_mapping(data: Any) -> PerturbConfig:
 
 
 def load_config(path: str | Path = CONFIG_FILE) -> tuple[PerturbConfig, str]:
-    """Read and validate the YAML configuration at ``path``.
+    """Read and validate the YAML configuration at ``path`` (``-``: standard input).
 
-    :return: the configuration (``cases_dir`` resolved against the file's folder) and the file's
-        text (kept in the run directory as the configuration used).
+    :return: the configuration (``cases_dir`` resolved against the file's folder, or the working
+        directory for standard input) and the file's text (kept in the run directory as the
+        configuration used).
     :raises assay.AssayError: ``CONFIG_NOT_FOUND`` when missing or unreadable; ``INVALID_CONFIG``
         when not YAML (path ``file:line``) or not a valid configuration.
     """
     import yaml  # type: ignore[import-untyped]  # lazy: keeps `assay plugins` fast
 
     file = Path(path)
+    where_file = "<stdin>" if str(path) == "-" else str(file)
     try:
-        text = file.read_text(encoding="utf-8")
+        text = sys.stdin.read() if str(path) == "-" else file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise assay.AssayError(
             "CONFIG_NOT_FOUND",
             f"cannot read the configuration ({exc.__class__.__name__}); "
             "run `assay perturb init` to write a starter",
-            str(file),
+            where_file,
         ) from exc
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        where = f"{file}:{mark.line + 1}" if mark is not None else str(file)
+        where = f"{where_file}:{mark.line + 1}" if mark is not None else where_file
         raise assay.AssayError("INVALID_CONFIG", f"not valid YAML: {exc}", where) from exc
     try:
         config = config_from_mapping(data if data is not None else {})
     except assay.AssayError as exc:
-        raise assay.AssayError(exc.code, f"{exc.message} (in {file})", exc.path) from exc
-    return attrs.evolve(config, cases_dir=str(file.parent / config.cases_dir)), text
+        raise assay.AssayError(exc.code, f"{exc.message} (in {where_file})", exc.path) from exc
+    base = Path() if str(path) == "-" else file.parent
+    return attrs.evolve(config, cases_dir=str(base / config.cases_dir)), text
