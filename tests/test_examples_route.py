@@ -80,10 +80,19 @@ def test_cli_on_the_example_files() -> None:
     )
     paper = _run(ASSAY, "route", EXAMPLES / "retrieval.json", "--mode", "paper", "--json")
     assert json.loads(paper.stdout)["classification"] == "correct"
-    ab = _run(ASSAY, "ab", EXAMPLES / "ab_results.jsonl")
+    decide = _run(ASSAY, "route", "decide", EXAMPLES / "retrieval.json")
+    assert decide.stdout == route.stdout
+    ab = _run(ASSAY, "route", "ab", EXAMPLES / "ab_results.jsonl")
     assert ab.returncode == 0 and "significant at alpha 0.05 (wilcoxon, p 1.504e-08)" in ab.stdout
     alerts = _run(
-        ASSAY, "alerts", EXAMPLES / "quality_scores.jsonl", "--baseline", "0.78", "--window", "30"
+        ASSAY,
+        "route",
+        "alerts",
+        EXAMPLES / "quality_scores.jsonl",
+        "--baseline",
+        "0.78",
+        "--window",
+        "30",
     )
     assert alerts.returncode == 1 and "2 alert(s)" in alerts.stdout
     bad = _run(ASSAY, "route", EXAMPLES / "ab_results.jsonl")

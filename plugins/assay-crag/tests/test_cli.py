@@ -1,4 +1,5 @@
-"""``assay route``, ``assay ab`` and ``assay alerts`` through a root group built like the real one."""
+"""``assay route`` (``decide``, ``ab``, ``alerts``; ``assay route FILE`` as shorthand for
+``decide``) through a root group built like the real one."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
+from assay import ExitCode
 from assay.cli import AssayGroup
 from assay_crag import QualityInput
 from assay_crag.plugin import assay_cli
@@ -47,6 +49,7 @@ def test_route_json_and_paper_mode(cli: click.Group, france: QualityInput) -> No
     code, out, _ = _run(
         cli,
         "route",
+        "decide",
         "-",
         "--mode",
         "paper",
@@ -76,6 +79,21 @@ def test_route_json_and_paper_mode(cli: click.Group, france: QualityInput) -> No
 def test_route_bad_input_exits_2(cli: click.Group, payload: str, message: str) -> None:
     code, _, err = _run(cli, "route", "-", stdin=payload)
     assert code == 2 and err.startswith(message)
+
+
+def test_route_is_a_group_and_a_file_is_shorthand_for_decide(
+    cli: click.Group, france: QualityInput, tmp_path: Path
+) -> None:
+    path = tmp_path / "retrieval.json"
+    path.write_text(json.dumps(france.to_wire()))
+    shorthand = _run(cli, "route", str(path), "--json")
+    explicit = _run(cli, "route", "decide", str(path), "--json")
+    options_first = _run(cli, "route", "--json", str(path))
+    assert shorthand == explicit == options_first and shorthand[0] == ExitCode.OK
+    code, out, _ = _run(cli, "route", "--help")
+    assert code == ExitCode.OK
+    assert all(name in out for name in ("decide", "ab", "alerts"))
+    assert "ab" not in cli.commands and "alerts" not in cli.commands
 
 
 def test_route_bad_threshold_exits_2(cli: click.Group, france: QualityInput) -> None:
@@ -108,11 +126,13 @@ def _ab_lines(n: int, shift: float) -> str:
 
 
 def test_ab_prints_the_analysis(cli: click.Group) -> None:
-    code, out, _ = _run(cli, "ab", "-", stdin=_ab_lines(40, 0.05))
+    code, out, _ = _run(cli, "route", "ab", "-", stdin=_ab_lines(40, 0.05))
     assert code == 0
     assert "control:   n=40" in out and "latency change +10.0%" in out
     assert "significant at alpha 0.05 (wilcoxon" in out and "not significant" not in out
-    code, out, _ = _run(cli, "ab", "-", "--json", "--primary", "welch", stdin=_ab_lines(40, 0.05))
+    code, out, _ = _run(
+        cli, "route", "ab", "-", "--json", "--primary", "welch", stdin=_ab_lines(40, 0.05)
+    )
     wire = json.loads(out)
     assert wire["primaryTest"] == "welch" and wire["isSignificant"] is True
 
@@ -122,34 +142,36 @@ def test_ab_bad_line_names_the_line(cli: click.Group) -> None:
         _ab_lines(3, 0.0)
         + '{"variant": "treatment", "queryId": "x", "qualityScore": 2, "latencyMs": 1}\n'
     )
-    code, _, err = _run(cli, "ab", "-", stdin=text)
+    code, _, err = _run(cli, "route", "ab", "-", stdin=text)
     assert code == 2 and err.startswith(
         "error [INVALID_INPUT] line 7: qualityScore: must be in [0, 1]"
     )
-    code, _, err = _run(cli, "ab", "-", stdin="{}\n")
+    code, _, err = _run(cli, "route", "ab", "-", stdin="{}\n")
     assert code == 2 and "line 1: variant" in err
-    code, _, err = _run(cli, "ab", "-", stdin="\n[\n")
+    code, _, err = _run(cli, "route", "ab", "-", stdin="\n[\n")
     assert code == 2 and err.startswith("error [MALFORMED_INPUT] line 2: not valid JSON")
 
 
 def test_alerts_exit_codes_and_json_lines(cli: click.Group) -> None:
     good = "\n".join(["0.8"] * 10)
-    assert _run(cli, "alerts", "-", "--baseline", "0.8", stdin=good)[0] == 0
+    assert _run(cli, "route", "alerts", "-", "--baseline", "0.8", stdin=good)[0] == 0
     bad = "\n".join(["0.8"] * 5 + ['{"overall": 0.3}'] * 5)
     code, out, _ = _run(
-        cli, "alerts", "-", "--baseline", "0.8", "--window", "5", "--json", stdin=bad
+        cli, "route", "alerts", "-", "--baseline", "0.8", "--window", "5", "--json", stdin=bad
     )
     records = [json.loads(line) for line in out.splitlines()]
-    assert code == 1 and [r["type"] for r in records] == ["degradation", "threshold"]
+    assert code == ExitCode.FAILED and [r["type"] for r in records] == ["degradation", "threshold"]
     assert records[0]["index"] == 6  # window (0.8, 0.8, 0.8, 0.3, 0.3): mean 0.6 < 0.68
-    code, out, _ = _run(cli, "alerts", "-", "--baseline", "0.8", "--batch", stdin=bad)
+    code, out, _ = _run(cli, "route", "alerts", "-", "--baseline", "0.8", "--batch", stdin=bad)
     assert code == 1 and "WARNING  degradation: Quality score degraded" in out
 
 
 def test_alerts_bad_input(cli: click.Group) -> None:
-    code, _, err = _run(cli, "alerts", "-", "--baseline", "0.8", stdin='0.5\n"high"\n')
+    code, _, err = _run(cli, "route", "alerts", "-", "--baseline", "0.8", stdin='0.5\n"high"\n')
     assert code == 2 and err.startswith("error [INVALID_INPUT] line 2:")
-    code, _, err = _run(cli, "alerts", "-", "--baseline", "0.8", stdin="\n")
+    code, _, err = _run(cli, "route", "alerts", "-", "--baseline", "0.8", stdin="\n")
     assert code == 2 and "no scores" in err
-    code, _, err = _run(cli, "alerts", "-", "--baseline", "0.8", "--degradation", "3", stdin="0.5")
+    code, _, err = _run(
+        cli, "route", "alerts", "-", "--baseline", "0.8", "--degradation", "3", stdin="0.5"
+    )
     assert code == 2 and err.startswith("error [INVALID_CONFIG] degradation:")

@@ -1,7 +1,11 @@
-"""The ``assay route``, ``assay ab`` and ``assay alerts`` subcommands.
+"""The ``assay route`` command group: ``decide`` (route one retrieval), ``ab`` (A/B analysis) and
+``alerts`` (quality alerts). ``assay route FILE ...`` is shorthand for ``assay route decide
+FILE ...``.
 
-Exit codes: 0 success; 1 ``assay alerts`` raised at least one alert; 2 bad input or options
-(an :class:`assay.AssayError`, printed by the root group as ``error [CODE] path: message``).
+Exit codes, from the one table of every ``assay`` command (:class:`assay.ExitCode`): 0 ``OK``;
+1 ``FAILED`` when ``assay route alerts`` raised at least one alert; 2 ``USAGE`` for bad input or
+options (an :class:`assay.AssayError`, printed by the root group as ``error [CODE] path:
+message``).
 """
 
 from __future__ import annotations
@@ -14,9 +18,10 @@ from typing import Any
 import click
 
 import assay
-from assay.cli import EXIT_FAILED, echo_json, read_json_file
+from assay import ExitCode
+from assay.cli import echo_json, read_json_file
 
-__all__ = ["ab_command", "alerts_command", "route_command"]
+__all__ = ["ab_command", "alerts_command", "decide_command", "route_group"]
 
 
 def _read_jsonl(path: str) -> list[tuple[int, Any]]:
@@ -49,17 +54,45 @@ def _at_line(error: assay.AssayError, number: int) -> assay.AssayError:
     return assay.AssayError(error.code, error.message, where)
 
 
-# ----------------------------------------------------------------------------------- route
+# ----------------------------------------------------------------------------------- group
 
 
-@click.command("route")
+class _RouteGroup(click.Group):
+    """A group whose first argument, when it names no subcommand, is the FILE of ``decide``:
+    ``assay route FILE`` routes FILE, as it did before the group existed."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
+            args = [DEFAULT_SUBCOMMAND, *args]
+        return super().parse_args(ctx, args)
+
+
+DEFAULT_SUBCOMMAND = "decide"
+
+
+@click.group("route", cls=_RouteGroup, no_args_is_help=True)
+def route_group() -> None:
+    """Corrective retrieval: route a retrieval, analyse an A/B test, watch quality for alerts.
+
+    `assay route FILE ...` is shorthand for `assay route decide FILE ...` (name a file called
+    `decide`, `ab` or `alerts` through the subcommand: `assay route decide ab`).
+
+    Exit codes: 0 success, 1 `alerts` raised an alert, 2 bad input or options.
+    """
+
+
+# ----------------------------------------------------------------------------------- decide
+
+
+@route_group.command("decide")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option(
     "--mode",
     type=click.Choice(["composite", "paper"]),
     default="composite",
     show_default=True,
-    help="composite: the seed's rule on the composite score; paper: per-document relevance.",
+    help="composite: the specification's rule on the composite score; paper: per-document "
+    "relevance.",
 )
 @click.option("--correct-at", type=float, default=0.7, show_default=True)
 @click.option("--incorrect-at", type=float, default=0.3, show_default=True)
@@ -73,7 +106,7 @@ def _at_line(error: assay.AssayError, number: int) -> assay.AssayError:
 )
 @click.option("--refine", is_flag=True, help="attach refined knowledge strips to the action.")
 @click.option("--json", "as_json", is_flag=True, help="print JSON instead of text.")
-def route_command(
+def decide_command(
     file: str,
     mode: str,
     correct_at: float,
@@ -88,6 +121,7 @@ def route_command(
 
     FILE holds one JSON object: {"query", "chunks": [{"content", "documentId", "score",
     "rerankScore"?, "metadata"?}], "context": {"text", "tokenCount"}} ("-" reads stdin).
+    Exit 0, or 2 on bad input.
     """
     from assay_crag.composite import QualityScorer
     from assay_crag.inputs import parse_quality_input
@@ -139,12 +173,18 @@ def route_command(
 # ----------------------------------------------------------------------------------- ab
 
 
-@click.command("ab")
+@route_group.command("ab")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--alpha", type=float, default=0.05, show_default=True)
 @click.option("--confidence", type=float, default=0.95, show_default=True)
 @click.option("--resamples", type=int, default=2000, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True, help="bootstrap seed.")
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Starting state of the bootstrap's random generator (same value, same interval).",
+)
 @click.option("--min-samples", type=int, default=30, show_default=True)
 @click.option(
     "--primary",
@@ -166,7 +206,8 @@ def ab_command(
     """Analyse an A/B test of two retrieval variants.
 
     FILE is JSON Lines, one result per line: {"variant": "control"|"treatment", "queryId",
-    "qualityScore": number or {"overall"}, "latencyMs", "timestamp"?}.
+    "qualityScore": number or {"overall"}, "latencyMs", "timestamp"?} ("-" reads stdin).
+    Exit 0, or 2 on bad input (a significant difference is a finding, not a failure).
     """
     from assay_crag.ab import analyze_ab_test, parse_ab_results
 
@@ -243,13 +284,13 @@ def _score_of(record: Any, number: int) -> float:
     return record  # type: ignore[no-any-return]
 
 
-@click.command("alerts")
+@route_group.command("alerts")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--baseline", type=float, required=True, help="baseline mean quality.")
 @click.option("--window", type=int, default=50, show_default=True, help="recent scores averaged.")
 @click.option("--degradation", type=float, default=0.15, show_default=True)
 @click.option("--critical-below", type=float, default=0.4, show_default=True)
-@click.option("--batch", is_flag=True, help="check all scores at once (the seed's check).")
+@click.option("--batch", is_flag=True, help="check all scores at once (the specification's check).")
 @click.option("--json", "as_json", is_flag=True, help="print alerts as JSON Lines.")
 @click.pass_context
 def alerts_command(
@@ -265,9 +306,9 @@ def alerts_command(
     """Check a stream of quality scores for degradation, critical lows and change points.
 
     FILE is JSON Lines: a number per line, or an object with "overall", "qualityScore" or
-    "score". Streams the scores through a monitor (window alerts once the window is full, or
-    at the last score of a shorter file; change points by Page-Hinkley) unless --batch.
-    Exit 0 when no alert is raised, 1 when any is.
+    "score" ("-" reads stdin). Streams the scores through a monitor (window alerts once the
+    window is full, or at the last score of a shorter file; change points by Page-Hinkley)
+    unless --batch. Exit 0 when no alert is raised, 1 when any is, 2 on bad input.
     """
     from assay_crag.alerts import AlertConfig, QualityMonitor, check_quality_alerts
 
@@ -301,4 +342,4 @@ def alerts_command(
             where = "" if alert.index is None else f" at #{alert.index}"
             click.echo(f"  {alert.severity.upper():<8} {alert.type}{where}: {alert.message}")
     if alerts:
-        ctx.exit(EXIT_FAILED)
+        ctx.exit(ExitCode.FAILED)

@@ -1,6 +1,6 @@
 """Hook implementations of assay-crag: registers the context-quality Dimensions, the two CRAG
-router Policies and the built-in document scorer, and adds the ``route``, ``ab`` and ``alerts``
-subcommands. Nothing heavy is imported here (scipy and numpy load only when a command runs)."""
+router Policies and the built-in document scorer, and adds the ``assay route`` group (``decide``,
+``ab``, ``alerts``). Nothing heavy is imported here (scipy and numpy load only when a command runs)."""
 
 from __future__ import annotations
 
@@ -29,9 +29,7 @@ def assay_register(registrar: assay.Registrar) -> None:
 
 @assay.hookimpl
 def assay_cli(cli: click.Group) -> None:
-    """Adds ``assay route``, ``assay ab`` and ``assay alerts``."""
-    from assay_crag.commands import ab_command, alerts_command, route_command
+    """Adds ``assay route`` with its subcommands ``decide``, ``ab`` and ``alerts``."""
+    from assay_crag.commands import route_group
 
-    cli.add_command(route_command)
-    cli.add_command(ab_command)
-    cli.add_command(alerts_command)
+    cli.add_command(route_group)
