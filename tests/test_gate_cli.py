@@ -7,13 +7,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+from assay import ExitCode
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DATA = REPO_ROOT / "examples" / "gate" / "data"
 
 
-def assay(*args: str) -> subprocess.CompletedProcess[str]:
+def assay(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     script = Path(sys.executable).parent / "assay"
-    return subprocess.run([str(script), *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [str(script), *args], capture_output=True, text=True, timeout=120, input=stdin
+    )
 
 
 def test_decide_seals_decisions_and_verify_detects_tampering(tmp_path):
@@ -29,35 +33,39 @@ def test_decide_seals_decisions_and_verify_detects_tampering(tmp_path):
         "2026-01-01T00:00:00Z",
         "--json",
     )
-    assert decided.returncode == 30, decided.stderr  # output 2 fails
+    assert decided.returncode == ExitCode.GATE_FAIL == 30, decided.stderr  # output 2 fails
     actions = [d["action"] for d in json.loads(decided.stdout)["decisions"]]
     assert actions == ["pass", "escalate", "fail"]
 
     verified = assay("audit", "verify", str(chain))
-    assert (verified.returncode, verified.stdout) == (0, "ok: 3 entries verified\n")
+    assert (verified.returncode, verified.stdout) == (ExitCode.OK, "ok: 3 entries verified\n")
 
     lines = chain.read_text(encoding="utf-8").splitlines()
     lines[2] = lines[2].replace('"action":"fail"', '"action":"pass"')
     chain.write_text("\n".join(lines) + "\n", encoding="utf-8")
     broken = assay("audit", "verify", str(chain))
-    assert broken.returncode == 20
+    assert broken.returncode == ExitCode.BROKEN_CHAIN == 20
     assert broken.stdout.startswith("broken: entry 2 fails (hash)")
 
 
 def test_decide_exit_codes_follow_the_worst_decision(tmp_path):
     passing = tmp_path / "pass.json"
     passing.write_text(json.dumps([{"factuality": 0.95, "relevance": 0.9}]))
-    assert assay("gate", "decide", str(DATA / "history.csv"), str(passing)).returncode == 0
+    assert (
+        assay("gate", "decide", str(DATA / "history.csv"), str(passing)).returncode == ExitCode.OK
+    )
     escalating = tmp_path / "escalate.json"
     escalating.write_text(json.dumps([{"factuality": 0.58, "relevance": 0.52}]))
-    assert assay("gate", "decide", str(DATA / "history.csv"), str(escalating)).returncode == 40
+    assert assay("gate", "decide", str(DATA / "history.csv"), str(escalating)).returncode == (
+        ExitCode.GATE_ESCALATE
+    )
 
 
 def test_input_errors_exit_2_with_a_coded_message(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('[{"factuality": 1.7}]')
     result = assay("gate", "decide", str(DATA / "history.csv"), str(bad))
-    assert result.returncode == 2
+    assert result.returncode == ExitCode.USAGE
     assert result.stderr.strip().endswith(
         "error [INVALID_SCORE] [0].factuality: a score must be finite and in [0, 1], got 1.7"
     )
@@ -65,8 +73,28 @@ def test_input_errors_exit_2_with_a_coded_message(tmp_path):
 
 def test_calibrate_reports_fit_and_dependence():
     result = assay("gate", "calibrate", str(DATA / "history.csv"), "--json")
-    assert result.returncode == 0
+    assert result.returncode == ExitCode.OK
     data = json.loads(result.stdout)
     assert len(data["goodnessOfFit"]) == 4
     assert all(row["fit"]["adequate"] for row in data["goodnessOfFit"])
     assert data["dependence"]["low"]["independenceAssumptionSafe"] is True
+
+
+def test_a_dash_reads_standard_input_json_or_csv():
+    history = (DATA / "history.csv").read_text(encoding="utf-8")
+    from_file = assay("gate", "calibrate", str(DATA / "history.csv"), "--json")
+    from_stdin = assay("gate", "calibrate", "-", "--json", stdin=history)
+    assert from_stdin.returncode == ExitCode.OK, from_stdin.stderr
+    assert from_stdin.stdout == from_file.stdout
+
+    outputs = (DATA / "outputs.json").read_text(encoding="utf-8")
+    decided = assay("gate", "decide", str(DATA / "history.csv"), "-", "--json", stdin=outputs)
+    assert decided.returncode == ExitCode.GATE_FAIL
+    assert [d["action"] for d in json.loads(decided.stdout)["decisions"]] == [
+        "pass",
+        "escalate",
+        "fail",
+    ]
+    both = assay("gate", "decide", "-", "-", stdin=outputs)
+    assert both.returncode == ExitCode.USAGE
+    assert "only one file can be read from standard input" in both.stderr

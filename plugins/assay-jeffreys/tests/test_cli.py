@@ -1,4 +1,4 @@
-"""assay gate decide / bayes-factor / calibrate: output and the seed's exit codes."""
+"""assay gate decide / bayes-factor / calibrate: output and the gate's exit codes (assay.ExitCode)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from assay import ExitCode
 from assay.cli import AssayGroup
 from assay_audit import read_chain_file, verify_chain
 from assay_jeffreys import plugin, to_wire
@@ -49,10 +50,10 @@ def test_decide_exits_0_when_every_output_passes(files):
 
 def test_decide_exits_40_on_an_escalation_and_30_on_a_fail(files):
     mixed = run("gate", "decide", files["history"], files["mixed"])
-    assert mixed.exit_code == 40
+    assert mixed.exit_code == ExitCode.GATE_ESCALATE
     assert [line.split("\t")[1] for line in mixed.output.splitlines()] == ["pass", "escalate"]
     failing = run("gate", "decide", files["history"], files["failing"])
-    assert failing.exit_code == 30
+    assert failing.exit_code == ExitCode.GATE_FAIL
     assert [line.split("\t")[1] for line in failing.output.splitlines()] == ["escalate", "fail"]
 
 
@@ -60,7 +61,7 @@ def test_decide_thresholds_move_the_decision(files):
     lenient = run(
         "gate", "decide", files["history"], files["mixed"], "--pass-above", "1", "--fail-below", "1"
     )
-    assert lenient.exit_code == 30  # BF of the second output is below 1: fail
+    assert lenient.exit_code == ExitCode.GATE_FAIL  # BF of the second output is below 1: fail
 
 
 def test_decide_json_and_sealed_chain(files):
@@ -119,16 +120,19 @@ def test_calibrate_command(files):
 )
 def test_bad_flags_exit_2(files, args, message):
     result = run("gate", "decide", files["history"], files["passing"], *args)
-    assert result.exit_code == 2
+    assert result.exit_code == ExitCode.USAGE
     assert message in result.output
 
 
 def test_bad_files_exit_2(files, write_json):
     result = run("gate", "decide", str(files["tmp"] / "missing.json"), files["passing"])
-    assert result.exit_code == 2 and "error [INVALID_CONFIG]" in result.output
+    assert result.exit_code == ExitCode.USAGE and "error [INVALID_CONFIG]" in result.output
     bad = write_json(files["tmp"] / "bad.json", [{"factuality": 7}])
     result = run("gate", "bayes-factor", files["models"], bad)
-    assert result.exit_code == 2 and "error [INVALID_SCORE] [0].factuality:" in result.output
+    assert (
+        result.exit_code == ExitCode.USAGE
+        and "error [INVALID_SCORE] [0].factuality:" in result.output
+    )
 
 
 def test_guard_flags_escalate_when_the_history_breaks_an_assumption(files, write_json):
@@ -142,7 +146,7 @@ def test_guard_flags_escalate_when_the_history_breaks_an_assumption(files, write
     plain = run("gate", "decide", history, files["passing"], "--json")
     assert plain.exit_code == 0
     guarded = run("gate", "decide", history, files["passing"], "--json", "--require-independence")
-    assert guarded.exit_code == 40
+    assert guarded.exit_code == ExitCode.GATE_ESCALATE
     decision = json.loads(guarded.output)["decisions"][0]
     assert decision["rationale"] == "assumption-violated"
     assert decision["assumptions"]["dependentPairs"] == ["factuality~relevance"]

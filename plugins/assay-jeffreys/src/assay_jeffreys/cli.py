@@ -1,16 +1,17 @@
 """``assay gate``: decide, bayes-factor and calibrate from the command line.
 
-Exit codes (the seed's): 0 success (every output passed, or an informational command),
-2 usage or input error, 30 at least one fail decision, 40 at least one escalate decision and
-no fail. (A broken audit chain, 20, is ``assay audit verify``'s.)
+Exit codes, from the one table of every ``assay`` command (:class:`assay.ExitCode`; the gate's
+codes are those of bayesoutputgate): 0 ``OK`` (every output passed, or an informational
+command), 2 ``USAGE`` (usage or input error), 30 ``GATE_FAIL`` (at least one fail decision),
+40 ``GATE_ESCALATE`` (at least one escalate decision and no fail). ``-`` as a file reads standard
+input (one file per command at most).
 """
 
 from __future__ import annotations
 
 import click
 
-EXIT_FAIL_DECISION = 30
-EXIT_ESCALATE_DECISION = 40
+from assay import AssayError, ErrorCode, ExitCode
 
 _json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 
@@ -24,17 +25,31 @@ def gate_group() -> None:
     """
 
 
-def _decision_exit_code(actions: list[str]) -> int:
+def _decision_exit_code(actions: list[str]) -> ExitCode:
     if "fail" in actions:
-        return EXIT_FAIL_DECISION
+        return ExitCode.GATE_FAIL
     if "escalate" in actions:
-        return EXIT_ESCALATE_DECISION
-    return 0
+        return ExitCode.GATE_ESCALATE
+    return ExitCode.OK
+
+
+_input_file = click.Path(dir_okay=False, allow_dash=True)
+
+
+def _one_stdin(**files: str) -> None:
+    """Refuse two file arguments both reading standard input."""
+    dashes = [name for name, value in files.items() if value == "-"]
+    if len(dashes) > 1:
+        raise AssayError(
+            ErrorCode.INVALID_CONFIG,
+            f"only one file can be read from standard input ({' and '.join(dashes)} are -)",
+            dashes[1],
+        )
 
 
 @gate_group.command(name="decide")
-@click.argument("history", type=click.Path(dir_okay=False))
-@click.argument("scores", type=click.Path(dir_okay=False))
+@click.argument("history", type=_input_file)
+@click.argument("scores", type=_input_file)
 @click.option(
     "--pass-above",
     type=float,
@@ -97,6 +112,7 @@ def decide_command(
     from assay_jeffreys.policies import BayesFactorPolicy
     from assay_jeffreys.wire import to_wire
 
+    _one_stdin(history=history, scores=scores)
     policy = BayesFactorPolicy(pass_above, fail_below)
     observations = load_history(history)
     vectors = load_score_vectors(scores)
@@ -126,8 +142,8 @@ def decide_command(
 
 
 @gate_group.command(name="bayes-factor")
-@click.argument("models", type=click.Path(dir_okay=False))
-@click.argument("scores", type=click.Path(dir_okay=False))
+@click.argument("models", type=_input_file)
+@click.argument("scores", type=_input_file)
 @_json_option
 def bayes_factor_command(models: str, scores: str, as_json: bool) -> None:
     """The Bayes factor of each output in SCORES against the dimension models in MODELS."""
@@ -136,6 +152,7 @@ def bayes_factor_command(models: str, scores: str, as_json: bool) -> None:
     from assay_jeffreys.loaders import load_models, load_score_vectors
     from assay_jeffreys.wire import to_wire
 
+    _one_stdin(models=models, scores=scores)
     dimension_models = load_models(models)
     results = [bayes_factor(v, dimension_models) for v in load_score_vectors(scores)]
     if as_json:
@@ -146,7 +163,7 @@ def bayes_factor_command(models: str, scores: str, as_json: bool) -> None:
 
 
 @gate_group.command(name="calibrate")
-@click.argument("history", type=click.Path(dir_okay=False))
+@click.argument("history", type=_input_file)
 @click.option(
     "--alpha",
     type=float,

@@ -7,6 +7,7 @@
   output; an empty cell is a missing score. For history, a column named ``label`` holds the
   label.
 * JSON models: an array of ``{"dimension", "high": {a, b}, "low": {a, b}, "weight"?}``.
+* ``-`` as the path reads standard input: JSON when it starts with ``[`` or ``{``, else CSV.
 
 Errors: ``INVALID_CONFIG`` for an unreadable file or a file that is not JSON / CSV (the path
 is the file's); ``INVALID_SCORE``, ``INVALID_OBSERVATION``, ``INVALID_HYPOTHESIS`` with the
@@ -19,6 +20,7 @@ import csv
 import io
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -29,10 +31,13 @@ from assay_jeffreys.types import DimensionModel, LabeledObservation
 __all__ = ["load_history", "load_models", "load_score_vectors"]
 
 LABEL_COLUMN = "label"
+STDIN = "-"
 
 
 def _read_text(path: str | os.PathLike[str]) -> str:
     try:
+        if str(path) == STDIN:
+            return sys.stdin.read()
         return Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         fail(INVALID_CONFIG, f"cannot read file: {exc.strerror}", str(path))
@@ -40,9 +45,9 @@ def _read_text(path: str | os.PathLike[str]) -> str:
         fail(INVALID_CONFIG, "file is not UTF-8 text", str(path))
 
 
-def _read_json_array(path: str | os.PathLike[str], what: str) -> list[Any]:
+def _read_json_array(path: str | os.PathLike[str], what: str, text: str | None = None) -> list[Any]:
     try:
-        data = json.loads(_read_text(path))
+        data = json.loads(_read_text(path) if text is None else text)
     except json.JSONDecodeError as exc:
         fail(INVALID_CONFIG, f"not valid JSON: {exc.msg} at line {exc.lineno}", str(path))
     if not isinstance(data, list):
@@ -50,8 +55,10 @@ def _read_json_array(path: str | os.PathLike[str], what: str) -> list[Any]:
     return data
 
 
-def _csv_rows(path: str | os.PathLike[str]) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
-    reader = csv.reader(io.StringIO(_read_text(path)))
+def _csv_rows(
+    path: str | os.PathLike[str], text: str
+) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
+    reader = csv.reader(io.StringIO(text))
     rows = [row for row in reader if any(cell.strip() for cell in row)]
     if not rows:
         fail(INVALID_CONFIG, "a CSV needs a header row of dimension names", str(path))
@@ -78,23 +85,29 @@ def _csv_scores(cells: dict[str, str], where: str) -> dict[str, float]:
     return to_score_map(values, where)
 
 
-def _is_csv(path: str | os.PathLike[str]) -> bool:
+def _is_csv(path: str | os.PathLike[str], text: str) -> bool:
+    if str(path) == STDIN:
+        return not text.lstrip().startswith(("[", "{"))
     return str(path).lower().endswith(".csv")
 
 
 def load_score_vectors(path: str | os.PathLike[str]) -> list[dict[str, float]]:
-    """Score vectors from a JSON or CSV file, each as ``{dimension: value}``."""
-    if _is_csv(path):
-        _, body = _csv_rows(path)
+    """Score vectors from a JSON or CSV file (``-``: standard input), each as
+    ``{dimension: value}``."""
+    text = _read_text(path)
+    if _is_csv(path, text):
+        _, body = _csv_rows(path, text)
         return [_csv_scores(cells, f"{path}:{n}") for n, cells in body]
-    data = _read_json_array(path, "score vectors")
+    data = _read_json_array(path, "score vectors", text)
     return [to_score_map(v, f"[{i}]") for i, v in enumerate(data)]
 
 
 def load_history(path: str | os.PathLike[str]) -> list[LabeledObservation]:
-    """Labeled observations from a JSON or CSV file (CSV: a ``label`` column)."""
-    if _is_csv(path):
-        header, body = _csv_rows(path)
+    """Labeled observations from a JSON or CSV file (``-``: standard input; CSV: a ``label``
+    column)."""
+    text = _read_text(path)
+    if _is_csv(path, text):
+        header, body = _csv_rows(path, text)
         if LABEL_COLUMN not in header:
             fail(INVALID_OBSERVATION, "a CSV history needs a 'label' column", f"{path}:1")
         history = []
@@ -103,10 +116,10 @@ def load_history(path: str | os.PathLike[str]) -> list[LabeledObservation]:
             scores = _csv_scores(cells, f"{path}:{n}")
             history.append(observation_from_wire({"scores": scores, "label": label}, f"{path}:{n}"))
         return history
-    data = _read_json_array(path, "history")
+    data = _read_json_array(path, "history", text)
     return [observation_from_wire(item, f"[{i}]") for i, item in enumerate(data)]
 
 
 def load_models(path: str | os.PathLike[str]) -> list[DimensionModel]:
-    """Dimension models from a JSON file."""
+    """Dimension models from a JSON file (``-``: standard input)."""
     return models_from_wire(_read_json_array(path, "models"), "models")
