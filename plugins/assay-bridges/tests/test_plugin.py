@@ -77,11 +77,28 @@ def test_bridge_command_errors_exit_2(tmp_path):
         (["bridge", "ragas", str(path), "--map", "faithfulness"], "INVALID_CONFIG"),
         (["bridge", "nobody", str(path)], "UNKNOWN_NAME"),
         (["bridge", "ragas", str(tmp_path / "missing.json")], "IO_ERROR"),
+        (["bridge", "custom-judge", "-", "--inputs", "-"], "INVALID_CONFIG"),
     ]
     for args, code in cases:
         run = CliRunner().invoke(_cli(), args)
-        assert run.exit_code == 2, (args, run.output)
+        assert run.exit_code == assay.ExitCode.USAGE, (args, run.output)
         assert f"error [{code}]" in run.output
+
+
+def test_a_dash_reads_standard_input(tmp_path):
+    judge = '{"id": "q1", "faithfulnessScore": 0.8, "hasConflict": false}'
+    run = CliRunner().invoke(_cli(), ["bridge", "custom-judge", "-", "--json"], input=judge)
+    assert run.exit_code == assay.ExitCode.OK, run.output
+    assert json.loads(run.output)[0]["signals"] == {"faithfulnessScore": 0.8, "hasConflict": False}
+    judge_file = tmp_path / "judge.json"
+    judge_file.write_text(judge)
+    merged = CliRunner().invoke(
+        _cli(),
+        ["bridge", "custom-judge", str(judge_file), "--inputs", "-"],
+        input='{"supportLevel": "high", "candidates": []}',
+    )
+    assert merged.exit_code == assay.ExitCode.OK, merged.output
+    assert json.loads(merged.output)["inputs"]["faithfulnessScore"] == 0.8
 
 
 def test_the_installed_assay_command_has_bridge(tmp_path):

@@ -1,4 +1,8 @@
-"""``assay bridge``: an evaluator's output file into scoring signals (and merged inputs)."""
+"""``assay bridge``: an evaluator's output file into scoring signals (and merged inputs).
+
+Exit codes, from the one table of every ``assay`` command (:class:`assay.ExitCode`): 0 ``OK``,
+2 ``USAGE`` for bad input or options.
+"""
 
 from __future__ import annotations
 
@@ -35,7 +39,7 @@ def parse_metric_maps(pairs: tuple[str, ...]) -> dict[str, str]:
 
 @click.command("bridge")
 @click.argument("evaluator")
-@click.argument("file")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option(
     "--map",
     "maps",
@@ -46,8 +50,9 @@ def parse_metric_maps(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.option(
     "--inputs",
     "inputs_path",
+    type=click.Path(dir_okay=False, allow_dash=True),
     metavar="INPUTS.json",
-    help="Scoring inputs to fill (never overwritten); prints {inputs, warnings}.",
+    help="Scoring inputs to fill (never overwritten; - for stdin); prints {inputs, warnings}.",
 )
 @click.option(
     "--sample",
@@ -55,12 +60,19 @@ def parse_metric_maps(pairs: tuple[str, ...]) -> dict[str, str]:
     default=None,
     help="Which answer of the file to merge with --inputs (0-based); needed when there are several.",
 )
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print JSON (the output is always JSON; accepted like every command's --json).",
+)
 def bridge_command(
     evaluator: str,
     file: str,
     maps: tuple[str, ...],
     inputs_path: str | None,
     sample: int | None,
+    as_json: bool,
 ) -> None:
     """Read an EVALUATOR's output FILE (JSON; - for stdin) and print the scoring signals.
 
@@ -68,6 +80,12 @@ def bridge_command(
     `assay plugins`). Prints a JSON list with one {sampleId, signals, sources, warnings} per
     answer, or with --inputs the merged {inputs, warnings}. Exit 0 on success, 2 on bad input.
     """
+    if file == "-" and inputs_path == "-":
+        raise assay.AssayError(
+            assay.ErrorCode.INVALID_CONFIG,
+            "only one of FILE and --inputs can be read from standard input",
+            "--inputs",
+        )
     bridge = assay.default_registry().get(BRIDGE_KIND, evaluator)
     metrics = parse_metric_maps(maps) if maps else None
     results = bridge.extract(read_json_file(file), metrics=metrics)
