@@ -12,6 +12,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
+import assay
 from assay.cli import AssayGroup
 from assay_calibration.cli import calibrate_command
 from assay_calibration.score_bands import analyze_calibration
@@ -39,8 +40,8 @@ def write_jsonl(path: Path, rows: list) -> Path:
     return path
 
 
-def run(*args: str):
-    return CliRunner().invoke(root, ["calibrate", *args])
+def run(*args: str, stdin: str | None = None):
+    return CliRunner().invoke(root, ["calibrate", *args], input=stdin)
 
 
 def test_text_report(tmp_path: Path) -> None:
@@ -137,6 +138,22 @@ def test_bad_input_names_the_line_and_exits_2(tmp_path: Path, content: str, mess
 def test_bad_options_exit_2(tmp_path: Path, args: list[str], message: str) -> None:
     result = run(str(write_jsonl(tmp_path / "h.jsonl", HISTORY)), *args)
     assert result.exit_code == 2 and message in result.output
+
+
+def test_a_dash_reads_the_history_or_the_config_from_stdin(tmp_path: Path) -> None:
+    path = write_jsonl(tmp_path / "h.jsonl", HISTORY)
+    text = path.read_text(encoding="utf-8")
+    from_file = run(str(path), "--json")
+    from_stdin = run("-", "--json", stdin=text)
+    assert from_stdin.exit_code == assay.ExitCode.OK, from_stdin.output
+    assert json.loads(from_stdin.output) == json.loads(from_file.output)
+    assert run("-", stdin=text).output.startswith("calibration of <stdin>: 6 records")
+    bad = run("-", stdin='{"total": 500, "outcome": "correct"}\n')
+    assert bad.exit_code == assay.ExitCode.USAGE and "<stdin>:1.total" in bad.output
+    config = run(str(path), "--json", "--config", "-", stdin='{"minSamplesPerBand": 2}')
+    assert json.loads(config.output)["config"]["minSamplesPerBand"] == 2
+    both = run("-", "--config", "-", stdin=text)
+    assert both.exit_code == assay.ExitCode.USAGE and "only one of HISTORY" in both.output
 
 
 def test_missing_file_is_an_io_error(tmp_path: Path) -> None:

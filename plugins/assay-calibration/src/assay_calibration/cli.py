@@ -1,7 +1,9 @@
 """``assay calibrate FILE.jsonl``: score-band calibration report from labelled history.
 
-Exit codes: 0 report produced; 2 bad input, configuration or usage (``error [CODE] path:
-message`` on standard error, the path naming ``<file>:<line>`` for a bad record).
+Exit codes, from the one table of every ``assay`` command (:class:`assay.ExitCode`): 0 ``OK``
+(report produced); 2 ``USAGE`` for bad input, configuration or usage (``error [CODE] path:
+message`` on standard error, the path naming ``<file>:<line>`` for a bad record). ``-`` reads
+HISTORY or the --config file from standard input (one of them at most).
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ def _config(
     target_precision: float | None,
     target_recall: float | None,
 ) -> dict[str, Any]:
-    """The seed's camelCase CalibrationConfig: the file's keys, then the options over them."""
+    """The camelCase CalibrationConfig of the JSON input format: the file's keys, then the
+    options over them."""
     config: dict[str, Any] = {}
     if config_file is not None:
         loaded = read_json_file(config_file)
@@ -41,11 +44,11 @@ def _config(
 
 
 @click.command("calibrate")
-@click.argument("history", type=click.Path(dir_okay=False))
+@click.argument("history", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option(
     "--config",
     "config_file",
-    type=click.Path(dir_okay=False),
+    type=click.Path(dir_okay=False, allow_dash=True),
     help="JSON file with a CalibrationConfig (bands, positiveOutcomes, ...).",
 )
 @click.option(
@@ -95,14 +98,19 @@ def calibrate_command(
     as_json: bool,
     html_path: str | None,
 ) -> None:
-    """Calibrate score bands against labelled history in HISTORY (JSONL).
+    """Calibrate score bands against labelled history in HISTORY (JSONL; - reads stdin).
 
     Each line is {"total": 0-100, "outcome": "correct|incorrect|accepted|rejected|escalated",
     "recommendedAction": "answer|review|abstain" (optional)}. Prints bands with positive rates,
     outcomes per recommended action, a recommended policy, and the totals read as probabilities
     (Brier score, expected calibration error). --json prints {"report", "scoreReliability",
     "config"}; --html writes a page with a band chart and a reliability diagram.
+    Exit 0, or 2 on bad input or options.
     """
+    if history == "-" and config_file == "-":
+        raise assay.AssayError(
+            "INVALID_CONFIG", "only one of HISTORY and --config can be read from stdin", "config"
+        )
     from assay_calibration.history import run_calibration
     from assay_calibration.probability import reliability_table
     from assay_calibration.report_text import render_text

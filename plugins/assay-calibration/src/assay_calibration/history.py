@@ -1,7 +1,7 @@
 """Reading calibration history from a JSONL file, with errors that name the line.
 
 One JSON object per line, ``{"total": 0-100, "outcome": "...", "recommendedAction"?: "..."}``;
-blank lines are skipped. The analysis itself is
+blank lines are skipped. ``-`` as the path reads standard input (named ``<stdin>`` in errors). The analysis itself is
 :func:`assay_calibration.score_bands.analyze_calibration`.
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -25,17 +26,23 @@ from assay_calibration.score_bands import (
 __all__ = ["CalibrationRun", "read_history", "run_calibration"]
 
 _SAMPLE_PATH = re.compile(r"^samples\[(\d+)\](?:\.(.*))?$")
+STDIN_NAME = "<stdin>"
+
+
+def _display_name(path: str | Path) -> str:
+    return STDIN_NAME if str(path) == "-" else Path(path).name
 
 
 def read_history(path: str | Path) -> tuple[list[Any], list[int]]:
-    """The parsed records of a JSONL file and the 1-based line number of each.
+    """The parsed records of a JSONL file (``-``: standard input) and the 1-based line number
+    of each.
 
     :raises AssayError: ``IO_ERROR`` when the file cannot be read; ``MALFORMED_INPUT`` with path
         ``<file>:<line>`` when a line is not JSON.
     """
-    name = Path(path).name
+    name = _display_name(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = sys.stdin.read() if str(path) == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise assay.AssayError("IO_ERROR", f"cannot read {path}: {exc.strerror}") from exc
     except UnicodeDecodeError as exc:
@@ -85,7 +92,7 @@ def run_calibration(
         rewritten from ``samples[i].field`` to ``<file>:<line>.field`` (``<file>`` alone when the
         file holds no record).
     """
-    name = Path(path).name
+    name = _display_name(path)
     records, lines = read_history(path)
     try:
         report = analyze_calibration(records, config)
