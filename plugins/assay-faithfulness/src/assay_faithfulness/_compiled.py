@@ -10,10 +10,14 @@ plugin is imported).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import assay
 
-# None when not built (no C compiler at install time) or ASSAY_PURE_PYTHON is set
-_speedups = assay.load_speedups("assay_faithfulness._speedups")
+if TYPE_CHECKING:  # the stub, _speedups.pyi; callers use it only when COMPILED is true
+    from assay_faithfulness import _speedups
+else:  # None when not built (no C compiler at install time) or ASSAY_PURE_PYTHON is set
+    _speedups = assay.load_speedups("assay_faithfulness._speedups")
 
 __all__ = ["COMPILED", "_speedups"]
 
