@@ -1,4 +1,4 @@
-"""Speed of the seven seed metrics, one process (issue 4, item 7).
+"""Speed of the seven metrics compatible with rag-eval-node-ts 0.3, one process.
 
 Scores every distinct sample of shared/conformance/metrics/samples.jsonl (300 samples) with all
 seven metrics, ``--runs`` times, and prints samples per second (median and best run) for:
@@ -72,7 +72,9 @@ def run_shared(samples: list[assay.EvalSample]) -> list[dict[str, assay.MetricRe
     out = []
     for sample in samples:
         context = af.SimpleMetricContext()
-        out.append({m.id: m.compute(sample, context, m.default_threshold) for m in af.SEED_METRICS})
+        out.append(
+            {m.id: m.compute(sample, context, m.default_threshold) for m in af.DEFAULT_METRICS}
+        )
     return out
 
 
@@ -80,7 +82,7 @@ def run_unshared(samples: list[assay.EvalSample]) -> list[dict[str, assay.Metric
     return [
         {
             m.id: m.compute(sample, af.SimpleMetricContext(), m.default_threshold)
-            for m in af.SEED_METRICS
+            for m in af.DEFAULT_METRICS
         }
         for sample in samples
     ]

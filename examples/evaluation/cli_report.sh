@@ -10,7 +10,8 @@
 #   * "report: <n> inline SVG plots" for the self-contained HTML report.
 #
 # Run from the repository root: uv run --all-packages sh examples/evaluation/cli_report.sh
-# (needs the assay-faithfulness plugin installed).
+# (needs the assay-evaluation and assay-faithfulness plugins installed; with ASSAY_PLUGINS set,
+# it must name both: evaluation,faithfulness).
 set -u
 here=$(dirname "$0")
 work=$(mktemp -d)

@@ -1,4 +1,5 @@
-"""Score one RAG answer with the seven seed metrics and claim_support.
+"""Score one RAG answer with the seven metrics compatible with rag-eval-node-ts 0.3 and
+claim_support.
 
 Prints one line per metric: its id, score (3 decimals, or "undetermined"), PASS/FAIL at its
 default threshold, and its explanation; then each signal indented below its metric, as

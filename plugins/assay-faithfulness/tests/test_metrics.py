@@ -68,7 +68,7 @@ def test_empty_string_ground_truth_counts_as_missing_but_whitespace_does_not() -
     assert af.score_sample(blank, ["context_recall"])["context_recall"].score == 0.0
 
 
-def test_empty_contexts_score_zero_as_in_the_seed() -> None:
+def test_empty_contexts_score_zero_as_in_the_reference() -> None:
     sample = assay.EvalSample(question="q?", answer="Some answer here.", contexts=())
     for metric_id in ("faithfulness", "context_precision", "context_relevance"):
         result = af.score_sample(sample, [metric_id])[metric_id]
@@ -98,7 +98,7 @@ def test_heuristic_options_change_the_metrics_that_read_them() -> None:
 
 def test_per_sample_work_is_computed_once_across_metrics() -> None:
     context = CountingContext()
-    for metric in af.SEED_METRICS:
+    for metric in af.DEFAULT_METRICS:
         metric.compute(SAMPLE, context, metric.default_threshold)
     assert context.computed == ["assay_faithfulness.analysis"]
 

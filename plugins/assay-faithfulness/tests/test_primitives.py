@@ -1,4 +1,4 @@
-"""The text primitives on the seed README's own examples and on the JavaScript edge cases."""
+"""The text primitives on the rag-eval-node-ts README's own examples and on the JavaScript edge cases."""
 
 import math
 

@@ -3,7 +3,7 @@
 import assay
 import assay_faithfulness as af
 
-SEED_ORDER = (
+REFERENCE_ORDER = (
     "faithfulness",
     "answer_relevance",
     "context_precision",
@@ -16,11 +16,11 @@ SEED_ORDER = (
 
 def test_registers_the_seven_metrics_and_the_default_set_through_the_entry_point() -> None:
     registry = assay.build_registry()
-    for metric_id in SEED_ORDER:
+    for metric_id in REFERENCE_ORDER:
         metric = registry.metric(f"faithfulness/{metric_id}")
         assert metric.id == metric_id
         assert isinstance(metric, assay.Metric)
-    assert registry.get("metric-set", "faithfulness/default") == SEED_ORDER
+    assert registry.get("metric-set", "faithfulness/default") == REFERENCE_ORDER
 
 
 def test_claim_support_is_registered_but_not_in_the_default_set() -> None:
@@ -29,8 +29,8 @@ def test_claim_support_is_registered_but_not_in_the_default_set() -> None:
     assert "claim_support" not in registry.get("metric-set", "faithfulness/default")
 
 
-def test_default_thresholds_and_requirements_are_the_seeds() -> None:
-    thresholds = {m.id: m.default_threshold for m in af.SEED_METRICS}
+def test_default_thresholds_and_requirements_are_the_references() -> None:
+    thresholds = {m.id: m.default_threshold for m in af.DEFAULT_METRICS}
     assert thresholds == {
         "faithfulness": 0.7,
         "answer_relevance": 0.7,
@@ -40,13 +40,13 @@ def test_default_thresholds_and_requirements_are_the_seeds() -> None:
         "answer_correctness": 0.6,
         "hallucination_rate": 0.7,
     }
-    needs_truth = {m.id for m in af.SEED_METRICS if "ground_truth" in m.requires}
+    needs_truth = {m.id for m in af.DEFAULT_METRICS if "ground_truth" in m.requires}
     assert needs_truth == {"context_recall", "answer_correctness"}
-    assert all(m.higher_is_better for m in af.SEED_METRICS)
+    assert all(m.higher_is_better for m in af.DEFAULT_METRICS)
 
 
 def test_wire_ids_map_both_ways() -> None:
-    for metric in af.SEED_METRICS:
+    for metric in af.DEFAULT_METRICS:
         assert af.WIRE_IDS[metric.id] == metric.wire_id
         assert af.metric_id_from_wire(metric.wire_id) == metric.id
     assert af.get_metric("hallucinationRate") is af.get_metric("hallucination_rate")

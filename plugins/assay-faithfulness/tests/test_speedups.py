@@ -33,6 +33,7 @@ def _speedups_in_use() -> bool:
     plugin its compiled kernels."""
     return assay.load_speedups("assay_faithfulness._speedups") is not None
 
+
 EDGE_TEXTS = [
     "",
     " ",

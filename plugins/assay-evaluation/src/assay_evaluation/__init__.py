@@ -1,4 +1,4 @@
-"""assay_evaluation: how good is a RAG pipeline, and did it regress? (seed 001)
+"""assay_evaluation: how good is a RAG pipeline, and did it regress? (compatible with rag-eval-node-ts 0.3)
 
 Run registered :class:`~assay.Metric` objects over samples, with thresholds, a weighted composite,
 per-metric aggregates, regression detection against a baseline, tri-state results (an

@@ -1,4 +1,4 @@
-"""Batch statistics and regression detection, computed exactly as seed 001's reference does
+"""Batch statistics and regression detection, computed exactly as rag-eval-node-ts 0.3 does
 (plain left-to-right sums, population standard deviation, squares by multiplication)."""
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def aggregate_metric(metric_id: str, results: Sequence[EvalResult]) -> MetricAgg
 
 def composite_aggregate(results: Sequence[EvalResult]) -> MetricAggregate:
     """Statistics of the determined composite scores; ``pass_rate`` counts samples whose overall
-    ``passed`` is true, and is 0 when no composite is determined (seed 001)."""
+    ``passed`` is true, and is 0 when no composite is determined (as in rag-eval-node-ts 0.3)."""
     scores = [r.composite_score for r in results if r.composite_score is not None]
     nulls = len(results) - len(scores)
     passed = sum(r.passed for r in results) if scores else 0

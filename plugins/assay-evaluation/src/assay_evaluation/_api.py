@@ -31,7 +31,7 @@ def evaluate(
     *,
     registry: Registry | None = None,
 ) -> EvalResult:
-    """Evaluate one sample (seed 001 ``evaluate``).
+    """Evaluate one sample (rag-eval-node-ts 0.3 ``evaluate``).
 
     :param sample: an :class:`~assay.EvalSample` or its JSON shape.
     :param metrics: metrics in run order: registry ids (snake_case, or the camelCase of the
@@ -60,7 +60,7 @@ def evaluate_batch(
     *,
     registry: Registry | None = None,
 ) -> BatchEvalResult:
-    """Evaluate many samples (seed 001 ``evaluateBatch``), at any scale.
+    """Evaluate many samples (rag-eval-node-ts 0.3 ``evaluateBatch``), at any scale.
 
     Every sample is validated before any work starts. Results come back in input order whatever
     the executor. With ``options.executor`` the work runs there in chunks of
@@ -86,7 +86,7 @@ def evaluate_batch(
 
 @attrs.frozen
 class Evaluator:
-    """A pre-configured evaluator (seed 001 ``Evaluator``): per-call options take precedence over
+    """A pre-configured evaluator (rag-eval-node-ts 0.3 ``Evaluator``): per-call options take precedence over
     ``config``; per-call ``metrics`` replace ``metrics``.
 
     Attributes:
@@ -133,7 +133,7 @@ def create_evaluator(
     config: Mapping[str, Any] | None = None, *, registry: Registry | None = None
 ) -> Evaluator:
     """An :class:`Evaluator` from a configuration mapping: any option of :class:`EvaluateOptions`
-    plus ``metrics`` (seed 001 ``EvaluatorConfig``).
+    plus ``metrics`` (rag-eval-node-ts 0.3 ``EvaluatorConfig``).
 
     The configuration is validated now, including metric ids and thresholds when a registry is
     available, so a bad config fails at creation, not at the first sample.

@@ -1,5 +1,5 @@
-"""Evaluation options: one validated record built from a mapping in snake_case or the seed's
-camelCase keys."""
+"""Evaluation options: one validated record built from a mapping in snake_case or the camelCase keys of the
+JSON input format."""
 
 from __future__ import annotations
 
@@ -55,11 +55,11 @@ def _number_map(value: Any, path: str) -> dict[str, float]:
 
 @attrs.frozen
 class EvaluateOptions:
-    """Everything that tunes an evaluation (seed 001 ``EvaluateOptions`` and
-    ``BatchEvaluateOptions``).
+    """Everything that tunes an evaluation (rag-eval-node-ts 0.3 ``EvaluateOptions``
+    and ``BatchEvaluateOptions``).
 
-    Metric ids used as keys may be registry ids (``answer_relevance``) or the seed's camelCase
-    (``answerRelevance``).
+    Metric ids used as keys may be registry ids (``answer_relevance``) or the camelCase of the
+    JSON input format (``answerRelevance``).
 
     Attributes:
         mode: ``"heuristic"`` (default), ``"llm"`` or ``"hybrid"``.
@@ -154,7 +154,7 @@ def _normalise_keys(mapping: Mapping[str, Any]) -> dict[str, Any]:
 def parse_options(options: EvaluateOptions | Mapping[str, Any] | None) -> EvaluateOptions:
     """Validate ``options`` and return them as :class:`EvaluateOptions`.
 
-    ``None`` values fall back to the defaults (as in the seed).
+    ``None`` values fall back to the defaults (as in rag-eval-node-ts 0.3).
 
     :raises AssayError: ``INVALID_OPTION`` for an unknown key or a value of the wrong type;
         ``INVALID_THRESHOLD`` for a threshold or composite threshold outside [0, 1].

@@ -14,10 +14,10 @@ _KNOWN_KEYS = {"question", "answer", "contexts", "groundTruth", "ground_truth", 
 
 
 def coerce_sample(value: EvalSample | Mapping[str, Any], path: str = "sample") -> EvalSample:
-    """An :class:`~assay.EvalSample` from itself or from the seed's JSON shape
+    """An :class:`~assay.EvalSample` from itself or from the JSON input format
     (``question``, ``answer``, ``contexts``, ``groundTruth``, ``id``, ``metadata``).
 
-    An empty-string ``groundTruth`` counts as missing (seed 001). A numeric ``id`` becomes a
+    An empty-string ``groundTruth`` counts as missing (as in rag-eval-node-ts 0.3). A numeric ``id`` becomes a
     string.
 
     :raises AssayError: ``MISSING_ANSWER`` when ``answer`` is absent or not a string;
@@ -83,7 +83,7 @@ def coerce_sample(value: EvalSample | Mapping[str, Any], path: str = "sample") -
 
 
 def sample_to_wire(sample: EvalSample) -> dict[str, Any]:
-    """The seed's JSON shape of ``sample``; absent fields are left out."""
+    """The JSON input format of ``sample``; absent fields are left out."""
     wire: dict[str, Any] = {
         "question": sample.question,
         "answer": sample.answer,

@@ -50,7 +50,7 @@ def composite_score(
 
     A lower-is-better metric contributes ``1 - score``. Undetermined scores and their weights
     are left out. ``None`` when the weight sum is not > 0 (no determined score, or all weights
-    0). Weights are used as given (0 and negative included), as in seed 001.
+    0). Weights are used as given (0 and negative included), as rag-eval-node-ts 0.3 does.
     """
     total = 0.0
     weight_sum = 0.0

@@ -21,7 +21,7 @@ def _results(values: Iterable[EvalResult]) -> tuple[EvalResult, ...]:
 
 @attrs.frozen
 class Cost:
-    """Judge usage (seed 001 ``CostTracker``), summed per sample and per batch.
+    """Judge usage (rag-eval-node-ts 0.3 ``CostTracker``), summed per sample and per batch.
 
     Attributes:
         llm_calls: judge calls actually made (cache hits excluded).
@@ -55,7 +55,7 @@ class EvalResult:
         sample: the sample, unchanged.
         metrics: one :class:`~assay.MetricResult` per distinct metric id, in run order.
         metric_order: the metric ids as run, duplicates kept (a duplicate counts twice in the
-            composite, as in seed 001).
+            composite, as in rag-eval-node-ts 0.3).
         higher_is_better: per metric id, the direction its threshold and composite use.
         composite_score: weighted mean of the determined scores, or ``None`` when no weight
             applies (see :func:`~assay_evaluation.composite_score`).
@@ -82,7 +82,7 @@ class EvalResult:
 
 @attrs.frozen
 class MetricAggregate:
-    """Statistics of one metric over a batch (seed 001 ``MetricAggregate``).
+    """Statistics of one metric over a batch (rag-eval-node-ts 0.3 ``MetricAggregate``).
 
     ``mean``, ``median``, ``min``, ``max`` and ``std_dev`` (population) are over the determined
     scores only; all are 0 when no score is determined. ``pass_rate`` and ``null_rate`` are

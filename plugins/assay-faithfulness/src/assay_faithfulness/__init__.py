@@ -1,4 +1,5 @@
-"""assay-faithfulness: the seven heuristic RAG metrics of seed 001 and their text primitives.
+"""assay-faithfulness: the seven heuristic RAG metrics compatible with
+rag-eval-node-ts 0.3, and their text primitives.
 
 Metrics (``assay.Metric`` objects, registered by the ``faithfulness`` plugin): faithfulness,
 answer_relevance, context_precision, context_recall, context_relevance, answer_correctness,
@@ -29,8 +30,8 @@ from assay_faithfulness.ngrams import get_ngrams, ngram_overlap, weighted_ngram_
 from assay_faithfulness.options import HeuristicOptions
 from assay_faithfulness.standalone import (
     DEFAULT_METRIC_IDS,
+    DEFAULT_METRICS,
     EXTRA_METRICS,
-    SEED_METRICS,
     SimpleMetricContext,
     get_metric,
     score_sample,
@@ -45,9 +46,9 @@ from assay_faithfulness.tfidf import (
 from assay_faithfulness.wire import WIRE_IDS, metric_id_from_wire, result_to_wire
 
 __all__ = [
+    "DEFAULT_METRICS",
     "DEFAULT_METRIC_IDS",
     "EXTRA_METRICS",
-    "SEED_METRICS",
     "WIRE_IDS",
     "AnswerCorrectness",
     "AnswerRelevance",

@@ -1,4 +1,4 @@
-"""The answer-side metrics of seed 001: faithfulness, answer relevance, answer correctness and
+"""The answer-side metrics compatible with rag-eval-node-ts 0.3: faithfulness, answer relevance, answer correctness and
 hallucination rate. Formulas, cut-offs and wording follow the reference exactly (see
 docs/metrics.md)."""
 

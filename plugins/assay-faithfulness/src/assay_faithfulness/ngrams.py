@@ -1,4 +1,4 @@
-"""N-grams and set Jaccard overlap (seed 001 primitives).
+"""N-grams and set Jaccard overlap (rag-eval-node-ts 0.3 primitives).
 
 Overlap is a Jaccard index over *sets* of n-grams: duplicates count once, two empty sets score
 exactly 1.0 and one empty set 0.0. The weighted form is ``sum(overlap_n * w_n) / sum(w_n)``.

@@ -20,8 +20,8 @@ from assay_faithfulness.context_metrics import ContextPrecision, ContextRecall, 
 from assay_faithfulness.wire import metric_id_from_wire
 
 __all__ = [
+    "DEFAULT_METRICS",
     "DEFAULT_METRIC_IDS",
-    "SEED_METRICS",
     "SimpleMetricContext",
     "extra_metrics",
     "get_metric",
@@ -30,7 +30,7 @@ __all__ = [
 
 T = TypeVar("T")
 
-SEED_METRICS: tuple[HeuristicMetric, ...] = (
+DEFAULT_METRICS: tuple[HeuristicMetric, ...] = (
     Faithfulness(),
     AnswerRelevance(),
     ContextPrecision(),
@@ -39,18 +39,19 @@ SEED_METRICS: tuple[HeuristicMetric, ...] = (
     AnswerCorrectness(),
     HallucinationRate(),
 )
-"""One instance of each of the seven seed metrics, in the seed's order."""
+"""One instance of each of the seven metrics compatible with rag-eval-node-ts 0.3, in
+its order."""
 
-DEFAULT_METRIC_IDS: tuple[str, ...] = tuple(m.id for m in SEED_METRICS)
+DEFAULT_METRIC_IDS: tuple[str, ...] = tuple(m.id for m in DEFAULT_METRICS)
 """The ids of the registry's ``metric-set`` named ``default``."""
 
 
 EXTRA_METRICS: tuple[HeuristicMetric, ...] = (ClaimSupport(),)
-"""This plugin's own metrics beyond the seed's (registered, not in the default set)."""
+"""This plugin's own metrics beyond rag-eval-node-ts's (registered, not in the default set)."""
 
 
 def extra_metrics() -> tuple[Any, ...]:
-    """This plugin's own metrics beyond the seed's (registered, not in the default set)."""
+    """This plugin's own metrics beyond rag-eval-node-ts's (registered, not in the default set)."""
     return EXTRA_METRICS
 
 
@@ -79,12 +80,12 @@ class SimpleMetricContext:
 
 
 def get_metric(metric_id: str) -> Any:
-    """This plugin's metric with id ``metric_id`` (snake_case or the seed's camelCase).
+    """This plugin's metric with id ``metric_id`` (snake_case, or the camelCase of the JSON format).
 
     :raises assay.AssayError: ``UNKNOWN_METRIC`` when no metric of this plugin has that id.
     """
     wanted = metric_id_from_wire(metric_id)
-    for metric in SEED_METRICS:
+    for metric in DEFAULT_METRICS:
         if metric.id == wanted:
             return metric
     for metric in extra_metrics():
@@ -106,7 +107,7 @@ def score_sample(
 
     :param sample: the sample.
     :param metric_ids: which metrics, in order (snake_case or camelCase ids); default the seven
-        seed metrics.
+        metrics compatible with rag-eval-node-ts 0.3.
     :param options: evaluation options; ``options["heuristic"]`` tunes the metrics.
     :param thresholds: metric id -> pass threshold; others use their default.
     :return: metric id -> result, in the order asked for (tokenizing shared across metrics).

@@ -1,4 +1,4 @@
-"""Tokens and sentences, exactly as the reference splits them (seed 001 primitives).
+"""Tokens and sentences, exactly as the reference splits them (rag-eval-node-ts 0.3 primitives).
 
 * :func:`tokenize` lowercases the whole text (full Unicode lowercasing), then splits it on runs of
   JavaScript whitespace or Unicode punctuation (categories Pc, Pd, Ps, Pe, Pi, Pf, Po). Symbols

@@ -1,4 +1,4 @@
-"""TF-IDF vectors, cosine similarity and token F1 (seed 001 primitives).
+"""TF-IDF vectors, cosine similarity and token F1 (rag-eval-node-ts 0.3 primitives).
 
 The IDF corpus is the query plus the documents (N = documents + 1); a term's document frequency
 counts every text of that corpus containing it. ``idf = ln((N + 1) / (df + 1)) + 1`` (with

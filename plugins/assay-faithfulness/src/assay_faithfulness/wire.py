@@ -1,4 +1,4 @@
-"""The seed's JSON shape of a metric result (what the conformance vectors hold).
+"""The JSON shape of a metric result in rag-eval-node-ts 0.3 (what its test cases hold).
 
 The core's :class:`assay.MetricSignal` has no id and names severities ``info`` / ``warn`` /
 ``error``; this plugin keeps the reference's signal ids in ``details["signal_ids"]`` so that the
@@ -22,7 +22,7 @@ WIRE_IDS: dict[str, str] = {
     "answer_correctness": "answerCorrectness",
     "hallucination_rate": "hallucinationRate",
 }
-"""Metric id -> the seed's wire id, in the seed's order."""
+"""Metric id -> its id in the JSON format, in rag-eval-node-ts 0.3's order."""
 
 _ALL_WIRE_IDS = {**WIRE_IDS, "claim_support": "claimSupport"}
 _FROM_WIRE = {wire: metric_id for metric_id, wire in _ALL_WIRE_IDS.items()}

@@ -1,4 +1,4 @@
-"""A judge from any ``(prompt: str) -> str`` callable (seed 001 ``JudgeFn``)."""
+"""A judge from any ``(prompt: str) -> str`` callable (rag-eval-node-ts 0.3 ``JudgeFn``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Judge-backed metrics (seed 004's RAGAS-style decompositions), registered under the kind
+"""Judge-backed metrics (RAGAS-style decompositions), registered under the kind
 ``"llm-metric"`` with the same ids as the heuristic metrics.
 
 * faithfulness: the judge extracts the answer's claims, then verifies each against the

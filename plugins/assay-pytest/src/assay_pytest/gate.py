@@ -28,7 +28,8 @@ class GateFailure(AssertionError):
 
 
 def load_samples(path: str | Path) -> list[assay.EvalSample]:
-    """Samples from a JSON Lines file of seed ``EvalSample`` objects (blank lines skipped).
+    """Samples from a JSON Lines file of ``EvalSample`` objects in the JSON input
+    format (blank lines skipped).
 
     :raises assay.AssayError: ``MALFORMED_INPUT`` for a line that is not JSON; the sample codes
         (``MISSING_ANSWER``, ``INVALID_CONTEXTS``, ...) with path ``<file>:<line>.<field>``.
