@@ -1,10 +1,10 @@
 """Throughput of assay-calibration: drift detectors, probability measures, score-band analysis.
 
-Run by hand (numbers go in the issue note, never in assertions):
+Run by hand (numbers are for reading, never for assertions):
     uv run --all-packages python benchmarks/calibration_bench.py
 
 Prints one line per measurement: what, size, best-of-5 wall time, and items per second.
-Inputs are seeded (numpy default_rng(0)), so every run measures the same work.
+Inputs come from a fixed random state (numpy default_rng(0)), so every run measures the same work.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Benchmark: the gate on HaluEval QA at full size (issue 5, item 11).
+"""Benchmark: the gate on HaluEval QA at full size.
 
 Runs the pipeline of examples/gate/halueval_gate.py on rows 1,001-5,000 of
 shared/data/halueval_qa_dev.jsonl (rows 1-1,000 were used to design claim_support): 8,000

@@ -1,5 +1,4 @@
-"""Benchmark: vectorised gate decisions per second (issue 5 target: >= 1,000,000 / s for
-4 dimensions).
+"""Benchmark: vectorised gate decisions per second (target: >= 1,000,000 / s for 4 dimensions).
 
 Run by hand:  uv run --all-packages --all-extras python benchmarks/gate_vectorized.py
 Prints, per policy and batch size, the best of 5 timed runs and the decisions per second; also

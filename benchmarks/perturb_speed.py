@@ -1,4 +1,4 @@
-"""Speed of `assay perturb check`: parallel invocations and the content-hash cache (issue 6.10).
+"""Speed of `assay perturb check`: parallel invocations and the content-hash cache.
 
 Builds a temporary working directory with N cases (default 50) of four chunks each and a
 pipeline that sleeps 50 ms, configured for 10 variants per case (6 reorders, 3 pads, 1 swap)

@@ -23,7 +23,7 @@ halves swap (two-fold cross-fitting): every reported classification is out of sa
 maximises the balanced utility: +1 for a right definite call (correct on relevant, incorrect on
 not relevant), minus the wrong cost for a wrong one, 0 for ambiguous, averaged within each class, then over the two
 classes; ``--wrong-cost`` sets the cost of a wrong call, default 2. The routers' default
-thresholds are reported too: the seed's 0.7 / 0.3 for the composite, and for the paper mode
+thresholds are reported too: the specification's 0.7 / 0.3 for the composite, and for the paper mode
 0.29 / 0.24, which were chosen on HaluEval's even-numbered questions (so on HotpotQA they are
 out of sample).
 """
@@ -235,7 +235,7 @@ def _print(dataset: str, result: dict[str, object]) -> None:
     print(f"\n## {dataset}, mode {result['mode']}")
     print(f"thresholds: {json.dumps(result['thresholds'])}; tuned on all: {result['tunedOnAll']}")
     print(f"mean score: {json.dumps(result['meanScore'])}")
-    defaults = "defaults 0.7/0.3 (seed)" if result["mode"] == "composite" else "defaults 0.29/0.24"
+    defaults = "defaults 0.7/0.3 (spec)" if result["mode"] == "composite" else "defaults 0.29/0.24"
     rows = [("cross-fitted", result["crossFitted"]), (defaults, result["defaultThresholds"])]
     print(
         "| thresholds | n | P(correct) | R(correct) | P(incorrect) | R(incorrect) "

@@ -7,7 +7,7 @@ in place from ../shared/data), ranked with descending scores; the query is the f
 Each case is timed call by call after a warm-up, in wall-clock time (``time.perf_counter_ns``)
 and in this thread's CPU time (``time.thread_time_ns``, which leaves out time spent waiting for
 a CPU on a loaded machine); the script prints percentiles in microseconds and the load average.
-Target (issue 7): p99 under 1 ms for composite + routing.
+Target: p99 under 1 ms for composite + routing.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def main() -> None:
     cases: dict[str, Callable[[], object]] = {
         "parse wire input (20 chunks)": lambda: parse_quality_input(wire),
         "composite score (4 dimensions)": lambda: scorer.score(parsed),
-        "composite + routing (seed mode)": lambda: composite.classify(parsed),
+        "composite + routing (composite mode)": lambda: composite.classify(parsed),
         "composite + routing from wire JSON": lambda: composite.classify(wire),
         "routing, paper mode (lexical scorer)": lambda: paper.classify(parsed),
     }

@@ -1,6 +1,7 @@
-"""Seed 001 evaluate / evaluateBatch vectors (../shared/conformance/metrics/batches.jsonl) run
-through assay_evaluation with the assay-faithfulness metrics: per-sample scores, pass flags,
-thresholds, composites, aggregates, overall pass and regressions must match exactly.
+"""The specification's evaluate / evaluateBatch vectors
+(../shared/conformance/metrics/batches.jsonl) run through assay_evaluation with the
+assay-faithfulness metrics: per-sample scores, pass flags, thresholds, composites, aggregates,
+overall pass and regressions must match exactly.
 
 Two deliberate differences from the reference, both checked here: an unknown metric id raises
 UNKNOWN_METRIC instead of being skipped silently (the vectors are then compared without it), and

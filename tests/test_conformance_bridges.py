@@ -1,4 +1,4 @@
-"""Conformance of the evaluator bridges with the reference (seed 000, RULES.md section 17).
+"""Conformance of the evaluator bridges with the reference (RULES.md section 17).
 
 Reads every bridge line of ../shared/conformance/scorecard/cases.jsonl (``c-br-*``) and
 examples.jsonl (``fn`` lines of the evaluator-bridge example) in place and checks every field.
@@ -101,4 +101,6 @@ def test_bridge_vector(case: dict[str, Any]) -> None:
         return
     actual = merge_evaluation_signals(case["inputs"], case["signals"]).to_wire()
     assert _same(actual, expected), (actual, expected)
-    assert list(actual["inputs"]) == list(expected["inputs"]), "keys appended in seed order"
+    assert list(actual["inputs"]) == list(expected["inputs"]), (
+        "keys appended in specification order"
+    )

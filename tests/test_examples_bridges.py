@@ -19,8 +19,10 @@ def test_evaluator_bridge_example() -> None:
         timeout=120,
     )
     lines = run.stdout.splitlines()
-    seed = lines[lines.index("== seed scenario") + 1 : lines.index("== TruLens records")]
-    assert seed == [
+    scenario = lines[
+        lines.index("== specification scenario") + 1 : lines.index("== TruLens records")
+    ]
+    assert scenario == [
         "filled: faithfulnessScore, answerRelevanceScore",
         "total 100  Strong  -> answer",
     ]

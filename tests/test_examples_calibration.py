@@ -72,7 +72,7 @@ def test_drift_stream_example() -> None:
     assert lines[-1] == "update_many agrees with update: True"
 
 
-def test_seed_scenario_example() -> None:
+def test_specification_scenario_example() -> None:
     lines = python("seed_scenario.py").splitlines()
     assert lines == [
         "live: total 100, action answer (Score 100 meets answerAt threshold (65).)",

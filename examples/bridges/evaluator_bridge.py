@@ -1,8 +1,8 @@
-"""Evaluator outputs merged into scoring inputs and scored (the seed's evaluator-bridge scenario).
+"""Evaluator outputs merged into scoring inputs and scored (the specification's evaluator-bridge scenario).
 
 Three parts, each printed under a heading:
 
-1. ``seed scenario``: a RAGAS-like result ``{faithfulness 0.93, answer_relevancy 0.9,
+1. ``specification scenario``: a RAGAS-like result ``{faithfulness 0.93, answer_relevancy 0.9,
    context_precision 0.82}`` fills the gaps of scoring inputs that already say ``hasConflict:
    false`` and ``citationCount: 3``; scored with the production-v0.3 preset it prints
 
@@ -75,8 +75,8 @@ INPUTS = {
 }
 
 
-def seed_scenario() -> None:
-    print("== seed scenario")
+def specification_scenario() -> None:
+    print("== specification scenario")
     signals = from_ragas_like(
         {"faithfulness": 0.93, "answer_relevancy": 0.9, "context_precision": 0.82}
     )
@@ -122,6 +122,6 @@ def deepeval_direction() -> None:
 
 
 if __name__ == "__main__":
-    seed_scenario()
+    specification_scenario()
     trulens_records()
     deepeval_direction()

@@ -1,9 +1,9 @@
-"""The seed's calibration scenario: score live answers, log them, calibrate the thresholds.
+"""The specification's calibration scenario: score live answers, log them, calibrate thresholds.
 
-1. Scores one live answer with the default scorecard (the seed's "calibration-analysis" live
-   inputs: high support, no conflict, three agreeing candidates).
+1. Scores one live answer with the default scorecard (the specification's "calibration-analysis"
+   live inputs: high support, no conflict, three agreeing candidates).
 2. Analyses six logged answers {id, total, recommendedAction, outcome} with
-   minSamplesPerBand 2 and targetPrecisionForAnswer 0.85 (the seed's report example).
+   minSamplesPerBand 2 and targetPrecisionForAnswer 0.85 (the specification's report example).
 3. Scores the live answer again with the recommended thresholds as its action policy.
 
 Prints:

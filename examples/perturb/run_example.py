@@ -1,4 +1,4 @@
-"""Robustness check of a fair and a position-biased answerer (assay perturb, seed 003).
+"""Robustness check of a fair and a position-biased answerer (assay perturb).
 
 Copies this folder's pipeline (answerer.py), cases and two configurations to a temporary working
 directory, runs the check for each through the Python API (the same as `assay perturb check` and

@@ -2,12 +2,12 @@
 
 Run: uv run --all-packages python examples/route/ab_test.py
 
-Builds 60 queries answered by both variants (seeded, so the numbers never change): the treatment
-adds a reranker that lifts quality by about 0.03 on average and costs about 12 ms. Prints the
-seed's fields ("control: ...", "treatment: ...", "quality improvement ... latency change ..."),
-the three tests, the bootstrap interval, the effect size, and the verdict line "significant at
-alpha 0.05 (wilcoxon, p ...)". Then it analyses only the first 12 queries and prints the
-small-sample warning.
+Builds 60 queries answered by both variants (a fixed random state, so the numbers never change): the
+treatment adds a reranker that lifts quality by about 0.03 on average and costs about 12 ms. Prints
+the specification's fields ("control: ...", "treatment: ...", "quality improvement ... latency
+change ..."), the three tests, the bootstrap interval, the effect size, and the verdict line
+"significant at alpha 0.05 (wilcoxon, p ...)". Then it analyses only the first 12 queries and prints
+the small-sample warning.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Run: uv run --all-packages python examples/route/corrective_actions.py
 
 Prints:
   * "decompose:" for three questions: a compound one split into sub-queries, two questions in
-    one line split apart, and a title with "and" kept whole (with the seed's variant phrasings);
+    one line split apart, and a title with "and" kept whole (with the specification's variant phrasings);
   * "reformulate:" the keyword search query of two questions;
   * "refine:" the two best-scoring knowledge strips (sentences) of two passages for the first
     question, in document order; the lexical scorer ties the Canberra and Sydney sentences (both

@@ -1,10 +1,10 @@
-"""Quality alerts: the seed's batch check and the streaming monitor with change points.
+"""Quality alerts: the specification's batch check and the streaming monitor with change points.
 
 Run: uv run --all-packages python examples/route/quality_alerts.py
 
 Reads quality_scores.jsonl beside this file: 180 composite scores, the first 120 around 0.78
 (the baseline) and the last 60 around 0.58 after a bad index rebuild. Prints:
-  * "batch, last 50 scores:" the seed's check on the last 50 scores (a degradation warning);
+  * "batch, last 50 scores:" the specification's check on the last 50 scores (a degradation warning);
   * "stream:" the monitor's alerts as JSON lines, ready for a log pipeline: a Page-Hinkley
     change point a few scores after the drop, then the window degradation alert.
 """

@@ -5,7 +5,7 @@ Run: uv run --all-packages python examples/route/route_a_retrieval.py
 Reads retrieval.json beside this file (a query, three ranked chunks and the assembled context)
 and prints:
   * the four sub-scores and the composite ("overall ...");
-  * the seed's routing on the composite ("composite mode: <classification> ...") with its action;
+  * the specification's routing on the composite ("composite mode: <classification> ...") with its action;
   * the paper's routing on per-document relevance ("paper mode: <classification> ...") with the
     document scores and the refined knowledge strips kept for generation;
   * the same retrieval with its two relevant chunks removed, routed again by the paper mode

@@ -1,8 +1,8 @@
 """Per-answer cost of the bridges (run by hand; prints microseconds per call, median of 7 runs).
 
 Measures, on the real evaluator outputs in ../shared/data/evaluator-outputs/:
-  * from_ragas_like on the seed's RAGAS-like dict,
-  * merge_evaluation_signals of those signals into the seed example's inputs,
+  * from_ragas_like on the specification's RAGAS-like dict,
+  * merge_evaluation_signals of those signals into the specification example's inputs,
   * from_ragas_row on one real to_pandas() record (17 columns, 10 metrics, one mapped),
   * from_deepeval_test_result on one real TestResult dict (3 MetricData),
   * from_trulens_row on one real OpenTelemetry record (34 columns, 2 feedbacks).
@@ -43,13 +43,13 @@ def main() -> None:
     ragas = json.loads((DATA / "ragas_outputs.json").read_text())
     deepeval = json.loads((DATA / "deepeval_outputs.json").read_text())
     trulens = json.loads((DATA / "trulens_outputs.json").read_text())
-    seed_result = {"faithfulness": 0.93, "answer_relevancy": 0.9, "context_precision": 0.82}
-    signals = from_ragas_like(seed_result)
+    spec_result = {"faithfulness": 0.93, "answer_relevancy": 0.9, "context_precision": 0.82}
+    signals = from_ragas_like(spec_result)
     record = ragas["evaluate"]["to_pandas"]["records"][0]
     test_result = deepeval["evaluate"]["test_results"][0]
     row = trulens["otel"]["get_records_and_feedback"]["row_for_sample1"]
     cases = {
-        "from_ragas_like (seed dict)": lambda: from_ragas_like(seed_result),
+        "from_ragas_like (specification dict)": lambda: from_ragas_like(spec_result),
         "merge_evaluation_signals": lambda: merge_evaluation_signals(INPUTS, signals),
         "from_ragas_row (real record)": lambda: from_ragas_row(
             record, metrics={"exact_match": "answerRelevanceScore"}

@@ -12,7 +12,7 @@ from assay_bridges import (
 INPUTS = {"supportLevel": "high", "candidates": [], "faithfulnessScore": 0.4}
 
 
-def test_record_signals_fill_only_gaps_and_keep_seed_order():
+def test_record_signals_fill_only_gaps_and_keep_specification_order():
     signals = from_custom_judge(
         {"hasConflict": False, "faithfulnessScore": 0.99, "totalClaims": 3, "supportedClaims": 3}
     )

@@ -55,7 +55,7 @@ def test_text_report(tmp_path: Path) -> None:
     assert lines[-1] == "warnings: none"
 
 
-def test_json_is_the_seed_report_plus_reliability(tmp_path: Path) -> None:
+def test_json_is_the_specification_report_plus_reliability(tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "h.jsonl", HISTORY)
     result = run(str(path), "--json", "--min-samples-per-band", "2", "--bins", "5")
     assert result.exit_code == 0, result.output

@@ -46,7 +46,7 @@ def _normal(rng: np.random.Generator, mean: float, n: int) -> list[float]:
     return rng.normal(mean, 0.1, n).clip(0, 1).tolist()
 
 
-def test_seed_fields_by_hand() -> None:
+def test_specification_fields_by_hand() -> None:
     a = analyze_ab_test(_records([0.4, 0.6], [0.6, 0.8], latency=(40.0, 30.0)), min_samples=1)
     assert (a.control_sample_size, a.treatment_sample_size) == (2, 2)
     assert a.control_avg_quality == pytest.approx(0.5) and a.treatment_avg_quality == pytest.approx(

@@ -61,7 +61,7 @@ def test_real_questions_yield_non_empty_unique_sub_queries(
             "Which magazine was started first Arthur's Magazine or First for Women?",
             "magazine started Arthur's Women",
         ),
-        ("Who is it?", "is it"),  # no keyword left: the seed's rewrite
+        ("Who is it?", "is it"),  # no keyword left: the specification's rewrite
     ],
 )
 def test_reformulation_keeps_keywords(query: str, keywords: str) -> None:
@@ -113,5 +113,5 @@ def test_refinement_parameters_are_checked(kwargs: dict[str, int], path: str) ->
     assert caught.value.path == path
 
 
-def test_seed_query_terms() -> None:
+def test_specification_query_terms() -> None:
     assert query_terms("What is the capital of France?") == ["capital", "france"]

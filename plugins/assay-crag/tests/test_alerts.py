@@ -1,4 +1,4 @@
-"""Quality alerts at the seed's thresholds, and the streaming monitor with change points."""
+"""Quality alerts at the specification's thresholds, and the streaming monitor with change points."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The weighted composite and the seed's warnings."""
+"""The weighted composite and the specification's warnings."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from assay_crag.composite import DEFAULT_WEIGHTS, score_context_quality
 from assay_crag.dimensions import context_dimensions
 
 
-def test_overall_is_the_seed_weighted_sum(france: QualityInput) -> None:
+def test_overall_is_the_specification_weighted_sum(france: QualityInput) -> None:
     result = QualityScorer().score(france)
     subs = {d.name: d.score_input(france).raw for d in context_dimensions()}
     expected = (

@@ -1,4 +1,4 @@
-"""Each seed-004 formula on hand-computed cases, and [0, 1] on edge cases."""
+"""Each formula of the specification on hand-computed cases, and [0, 1] on edge cases."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def test_retrieval_confidence_unsorted_scores_cap_the_spread_at_one() -> None:
 
 def test_context_sufficiency_formula(france: QualityInput) -> None:
     score = ContextSufficiency().score_input(france)
-    # terms: capital, france, its, population ("its" is not a seed stop word); the context
+    # terms: capital, france, its, population ("its" is not a specification stop word); the context
     # contains "capital" and "france" only; 60 tokens for 4 terms -> density 60 / 200
     lowered = france.context.text.lower()
     terms = ["capital", "france", "its", "population"]
@@ -150,14 +150,14 @@ def test_dimensions_are_registered_through_the_hook() -> None:
     assert isinstance(registry.dimension("crag/diversityScore"), DiversityScore)
 
 
-def test_fast_fact_counts_agree_with_the_seed_regexes_on_real_text(
+def test_fast_fact_counts_agree_with_the_specification_regexes_on_real_text(
     halueval_rows: list[dict[str, str]], hotpot_items: list[dict[str, object]]
 ) -> None:
     import re
 
     from assay_crag.dimensions import _fact_counts
 
-    seed_date = re.compile(r"\d{4}[-/]\d{2}[-/]\d{2}|\w+ \d{1,2},? \d{4}", re.ASCII)
+    spec_date = re.compile(r"\d{4}[-/]\d{2}[-/]\d{2}|\w+ \d{1,2},? \d{4}", re.ASCII)
     texts = [row["knowledge"] for row in halueval_rows]
     texts += [" ".join("".join(s) for _, s in item["context"]) for item in hotpot_items]  # type: ignore[attr-defined]
     texts += [
@@ -173,7 +173,7 @@ def test_fast_fact_counts_agree_with_the_seed_regexes_on_real_text(
     for text in texts:
         assert _fact_counts(text) == (
             len(re.findall(r"\d+", text, re.ASCII)),
-            len(seed_date.findall(text)),
+            len(spec_date.findall(text)),
             len(re.findall(r"[A-Z][a-z]+(?:\s[A-Z][a-z]+)*", text)),
             len(re.split(r"\s+", text)),
         ), text

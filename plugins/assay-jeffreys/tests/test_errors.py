@@ -1,4 +1,4 @@
-"""Every stable error code of the seed, raised as assay.AssayError, one test each."""
+"""Every stable error code of the gate (those of bayesoutputgate), raised as assay.AssayError, one test each."""
 
 from __future__ import annotations
 

@@ -127,7 +127,7 @@ def test_policies_accept_a_bayes_factor_result_and_refuse_other_evidence(models)
     assert info.value.code == "NUMERIC"
 
 
-def test_policy_from_config_reads_the_seed_wire_shape():
+def test_policy_from_config_reads_the_wire_shape():
     bf = policy_from_config({"kind": "bayes-factor", "passAbove": 20, "failBelow": 0.05})
     assert (bf.pass_above, bf.fail_below) == (20, 0.05)
     dt = policy_from_config({"kind": "decision-theoretic", "priorHighQuality": 0.9})

@@ -13,7 +13,7 @@ def check(workdir: Path, **kwargs):
     return run_check(config, workdir=workdir, config_text=text, **kwargs)
 
 
-def test_robust_pipeline_scores_per_seed(workdir: Path) -> None:
+def test_robust_pipeline_scores_per_specification(workdir: Path) -> None:
     run = check(workdir)
     assert [c.name for c in run.cases] == ["alpha", "beta"]
     alpha = run.cases[0]

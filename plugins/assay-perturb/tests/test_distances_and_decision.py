@@ -18,7 +18,7 @@ from assay_perturb.decision import DecisionError, decision_from_output
         (1000, 1001, 1 / 1001),
     ],
 )
-def test_numeric_distance_is_the_seed_formula(a: float, b: float, expected: float) -> None:
+def test_numeric_distance_is_the_specification_formula(a: float, b: float, expected: float) -> None:
     assert numeric_distance(a, b) == pytest.approx(expected)
     assert numeric_distance(b, a) == pytest.approx(expected)
 

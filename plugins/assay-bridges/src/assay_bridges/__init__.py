@@ -2,7 +2,7 @@
 
 Two layers:
 
-* the seed's plain-object adapters, exact to the reference: :func:`from_ragas_like`,
+* the specification's plain-object adapters, exact to the reference: :func:`from_ragas_like`,
   :func:`from_deepeval_like`, :func:`from_trulens_like`, :func:`from_custom_judge`, and
   :func:`merge_evaluation_signals`, which fills gaps in scoring inputs and never overwrites;
 * framework adapters for what the frameworks really return, by duck typing (no evaluator SDK is

@@ -21,7 +21,8 @@ def _warning_tuple(value: Iterable[assay.ScoreWarning]) -> tuple[assay.ScoreWarn
 
 @attrs.frozen
 class MergeResult:
-    """Scoring inputs with evaluator signals filled in (seed ``EvaluationSignalMergeResult``).
+    """Scoring inputs with evaluator signals filled in (``EvaluationSignalMergeResult`` of the JSON
+    input format).
 
     Attributes:
         inputs: a new wire-shape (camelCase) inputs dict: the caller's keys first, unchanged, then

@@ -1,4 +1,4 @@
-"""The seed's four plain-object adapters, exactly as the reference implements them.
+"""The four plain-object adapters of the specification, exactly as the reference implements them.
 
 Rules (RULES.md section 17): only numbers are taken (NaN and infinities too; strings, ``None`` and
 booleans are ignored), values are not range-checked, and a key appears in the result only when it

@@ -1,4 +1,4 @@
-"""The external evaluation signals a bridge extracts (seed ``ExternalEvaluationSignals``).
+"""The external evaluation signals a bridge extracts (``ExternalEvaluationSignals``).
 
 A signal left ``None`` was not extracted. Values are kept exactly as the evaluator gave them (no
 range checks, NaN kept) so that the scorecard's own input checks see what the evaluator said.
@@ -26,7 +26,8 @@ SIGNAL_KEYS: tuple[str, ...] = (
     "hasConflict",
     "conflictingCandidateCount",
 )
-"""The eight scoring-input keys a bridge may fill, in the seed's order (also the merge order)."""
+"""The eight scoring-input keys a bridge may fill, in the specification's order (also the merge
+order)."""
 
 _FIELD_BY_KEY: dict[str, str] = {
     "faithfulnessScore": "faithfulness_score",
@@ -85,7 +86,8 @@ class EvaluationSignals:
     conflicting_candidate_count: float | None = None
 
     def to_wire(self) -> dict[str, Any]:
-        """The seed's camelCase object, keys in :data:`SIGNAL_KEYS` order, extracted keys only."""
+        """The camelCase object of the JSON input format, keys in :data:`SIGNAL_KEYS` order,
+        extracted keys only."""
         wire: dict[str, Any] = {}
         for key in SIGNAL_KEYS:
             value = getattr(self, _FIELD_BY_KEY[key])

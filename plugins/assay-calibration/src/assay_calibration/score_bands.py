@@ -1,9 +1,9 @@
 """Score-band calibration: how often answers in each score band turned out right.
 
-Implements seed 000's ``analyzeCalibration`` (rules in the conformance RULES.md section 16) with
-a snake_case API. It reads historical records ``{total, outcome, recommendedAction?}`` — the
-0–100 total a scorecard gave an answer, what happened to the answer, and the action the
-scorecard recommended — and reports:
+Implements the specification's ``analyzeCalibration`` (rules in the conformance RULES.md section 16)
+with a snake_case API. It reads historical records ``{total, outcome, recommendedAction?}`` — the
+0–100 total a scorecard gave an answer, what happened to the answer, and the action the scorecard
+recommended — and reports:
 
 * per score band (default ``[0,40) [40,65) [65,85) [85,101)``; a total belongs to the band with
   ``min <= total < max``, totals in a gap between bands count in none): count, positive count,
@@ -59,7 +59,7 @@ __all__ = [
 ]
 
 OUTCOMES = ("correct", "incorrect", "accepted", "rejected", "escalated")
-"""The outcomes the seed names; others are accepted and count as negative."""
+"""The outcomes the specification names; others are accepted and count as negative."""
 ACTIONS = ("answer", "review", "abstain")
 DEFAULT_POSITIVE_OUTCOMES = ("correct", "accepted")
 DEFAULT_ANSWER_AT = 85.0
@@ -68,7 +68,8 @@ LOW_SAMPLE_WARNING = "low-calibration-sample-size"
 
 
 def _number(value: float) -> float | int:
-    """Integral floats as ints, so JSON shows ``85`` rather than ``85.0`` (as the seed does)."""
+    """Integral floats as ints, so JSON shows ``85`` rather than ``85.0`` (as the reference
+    does)."""
     return int(value) if float(value).is_integer() else value
 
 
@@ -125,7 +126,7 @@ class CalibrationConfig:
 
     @classmethod
     def from_wire(cls, data: Mapping[str, Any] | None) -> CalibrationConfig:
-        """Parse the seed's ``CalibrationConfig`` JSON object.
+        """Parse the ``CalibrationConfig`` JSON object (the JSON input format).
 
         :raises AssayError: ``INVALID_CONFIG`` with the key's path for an unknown key, a value of
             the wrong type, a band outside ``0 <= min < max <= 101`` (path ``bands[i]``, in the
@@ -336,8 +337,8 @@ class RecommendedPolicy:
         }
 
     def to_action_policy(self) -> assay_scorecard.ActionPolicyConfig:
-        """The thresholds as the core's :class:`assay_scorecard.ActionPolicyConfig` (other fields unset),
-        ready for ``ScoringConfig(action_policy=...)``."""
+        """The thresholds as the core's :class:`assay_scorecard.ActionPolicyConfig` (other fields
+        unset), ready for ``ScoringConfig(action_policy=...)``."""
         return assay_scorecard.ActionPolicyConfig(
             answer_at=self.answer_at, review_at=self.review_at, abstain_below=self.abstain_below
         )
@@ -368,7 +369,7 @@ class CalibrationReport:
     config: CalibrationConfig
 
     def to_wire(self) -> dict[str, Any]:
-        """The seed's ``CalibrationReport`` JSON shape (camelCase, reference key order)."""
+        """The specification's ``CalibrationReport`` JSON shape (camelCase, reference key order)."""
         return {
             "sampleCount": self.sample_count,
             "positiveCount": self.positive_count,
@@ -487,9 +488,9 @@ def analyze_calibration(
 
     :param samples: records ``{total, outcome, recommendedAction?}`` (wire dicts) or
         :class:`CalibrationSample` objects; at least one.
-    :param config: a :class:`CalibrationConfig`, the seed's camelCase config object, or
-        ``None`` for the defaults.
-    :return: a :class:`CalibrationReport`; ``report.to_wire()`` is the seed's JSON shape.
+    :param config: a :class:`CalibrationConfig`, the camelCase config object of the JSON input
+        format, or ``None`` for the defaults.
+    :return: a :class:`CalibrationReport`; ``report.to_wire()`` is the specification's JSON shape.
     :raises AssayError: ``INVALID_CONFIG`` for the config (checked first), then
         ``INVALID_INPUT`` / ``MALFORMED_INPUT`` for the records (see :func:`parse_samples`).
     """

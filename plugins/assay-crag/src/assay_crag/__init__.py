@@ -1,11 +1,11 @@
-"""assay-crag: context quality, CRAG retrieval routing, A/B analysis and quality alerts (seed 004).
+"""assay-crag: context quality, CRAG retrieval routing, A/B analysis and quality alerts.
 
 Public modules (this package imports nothing heavy at load time; :mod:`assay_crag.ab` loads
 numpy and scipy when an analysis runs):
 
 * :mod:`assay_crag.inputs` — the retrieval being judged (query, ranked chunks, context).
 * :mod:`assay_crag.dimensions` — the four context-quality Dimensions.
-* :mod:`assay_crag.composite` — the weighted composite with the seed's warnings.
+* :mod:`assay_crag.composite` — the weighted composite with the specification's warnings.
 * :mod:`assay_crag.scorers` — per-document relevance scorers (lexical, any Metric, any Judge).
 * :mod:`assay_crag.actions` — decomposition, reformulation, knowledge refinement.
 * :mod:`assay_crag.router` — the CRAG router Policy (composite and paper modes).

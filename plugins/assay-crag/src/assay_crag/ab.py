@@ -1,16 +1,16 @@
-"""A/B analysis of two retrieval variants (seed 004 ``analyzeABTest``) with real statistics.
+"""A/B analysis of two retrieval variants (``analyzeABTest`` of the specification), with statistics.
 
-Input: one result per query and variant (seed ``ABTestResult``, wire shape)::
+Input: one result per query and variant (``ABTestResult`` of the JSON input format)::
 
     {"variant": "control" | "treatment", "queryId": "q1",
      "qualityScore": 0.72 | {"overall": 0.72, ...}, "latencyMs": 41.0, "timestamp": 1700000000}
 
-Output (:class:`ABTestAnalysis`): the seed's fields (sample sizes, mean quality and latency per
-arm, relative quality improvement and latency change) and
+Output (:class:`ABTestAnalysis`): the specification's fields (sample sizes, mean quality and latency
+per arm, relative quality improvement and latency change) and
 
 * Welch's t-test and the Mann–Whitney U test (two-sided, scipy) on the quality scores;
 * the Wilcoxon signed-rank test on per-query differences when the arms share query ids;
-* a seeded percentile-bootstrap confidence interval of ``mean(treatment) - mean(control)``
+* a reproducible percentile-bootstrap confidence interval of ``mean(treatment) - mean(control)``
   (when the Wilcoxon test decides: of the mean per-query difference, resampling queries);
 * effect sizes: Hedges' g (unpaired) or d_z = mean / sd of the differences (when the Wilcoxon
   test decides), and the
@@ -52,7 +52,7 @@ def _str_tuple(value: Iterable[str]) -> tuple[str, ...]:
 
 @attrs.frozen
 class ABTestResult:
-    """One query answered by one variant (seed ``ABTestResult``).
+    """One query answered by one variant (``ABTestResult`` of the JSON input format).
 
     Attributes:
         variant: ``"control"`` or ``"treatment"``.
@@ -92,7 +92,7 @@ class StatTest:
 
 @attrs.frozen
 class ABTestAnalysis:
-    """The analysis of one A/B test (seed ``ABTestAnalysis`` plus statistics).
+    """The analysis of one A/B test (``ABTestAnalysis`` of the JSON input format, plus statistics).
 
     Attributes:
         control_sample_size: results in the control arm.
@@ -114,7 +114,7 @@ class ABTestAnalysis:
         ci_high: upper bound.
         confidence: the interval's level (e.g. 0.95).
         bootstrap_resamples: resamples drawn.
-        seed: the bootstrap's seed.
+        seed: the integer the bootstrap's random generator starts from.
         effect_size: Hedges' g (unpaired) or d_z (paired); ``None`` when the spread is 0.
         effect_size_kind: ``"hedges_g"`` or ``"d_z"``.
         probability_of_superiority: ``U / (n_t * n_c)``: the chance a random treatment score
@@ -154,7 +154,7 @@ class ABTestAnalysis:
     warnings: tuple[str, ...] = attrs.field(converter=_str_tuple)
 
     def to_wire(self) -> dict[str, Any]:
-        """The seed's camelCase fields first, then the statistics (camelCase)."""
+        """The specification's camelCase fields first, then the statistics (camelCase)."""
         return {
             "controlSampleSize": self.control_sample_size,
             "treatmentSampleSize": self.treatment_sample_size,
@@ -282,7 +282,8 @@ def analyze_ab_test(
     :param alpha: significance level in (0, 1).
     :param confidence: bootstrap interval level in (0, 1).
     :param bootstrap_resamples: resamples (>= 100).
-    :param seed: the bootstrap generator's seed (numpy ``default_rng``): same seed, same interval.
+    :param seed: the integer the bootstrap generator (numpy ``default_rng``) starts from: same
+        value, same interval.
     :param min_samples: below this many results in an arm, a warning says the test may be unable
         to tell.
     :param primary: the deciding test; ``"auto"`` is Wilcoxon when every result is paired,

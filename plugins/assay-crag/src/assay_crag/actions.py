@@ -49,17 +49,17 @@ def _is_meaningful(part: str, min_topic_words: int) -> bool:
 
 
 def decompose_query(query: str, min_topic_words: int = 1) -> tuple[str, ...]:
-    """Sub-queries of a compound question, or variant phrasings of a simple one (seed 004).
+    """Sub-queries of a compound question, or variant phrasings of a simple one.
 
-    The query is first split into separate questions (at ``?`` followed by more text, and at
-    ``;``), then each question at the connectives *and*, *or*, *also*, *additionally*. A split
-    is kept only if every piece is longer than 10 characters (the seed's rule) and has at least
-    ``min_topic_words`` topic words (words of three or more letters that are not stop words),
-    so "Who wrote Romeo and Juliet?" stays whole ("Juliet?" is too short) while "What is the
-    capital of France and what is its population?" becomes two questions. Pieces are trimmed, end with ``?`` when the query
-    did, start with a capital letter, and are unique.
+    The query is first split into separate questions (at ``?`` followed by more text, and at ``;``),
+    then each question at the connectives *and*, *or*, *also*, *additionally*. A split is kept only
+    if every piece is longer than 10 characters (the specification's rule) and has at least
+    ``min_topic_words`` topic words (words of three or more letters that are not stop words), so
+    "Who wrote Romeo and Juliet?" stays whole ("Juliet?" is too short) while "What is the capital of
+    France and what is its population?" becomes two questions. Pieces are trimmed, end with ``?``
+    when the query did, start with a capital letter, and are unique.
 
-    When nothing splits, the seed's three variants are returned: the query itself,
+    When nothing splits, the specification's three variants are returned: the query itself,
     ``"What information exists about: <query>"`` and ``"<query without ?> details and
     specifics"``. An empty or blank query returns ``()``.
     """
@@ -90,9 +90,9 @@ def decompose_query(query: str, min_topic_words: int = 1) -> tuple[str, ...]:
 def reformulate_query(query: str) -> str:
     """A keyword search query for supplemental search.
 
-    The seed's rewrite (drop one leading question word, drop the trailing ``?``) followed by
-    keyword extraction: the words that are not stop words, in order, first occurrence only,
-    with their original spelling. When no keyword is left the seed's rewrite is returned.
+    The specification's rewrite (drop one leading question word, drop the trailing ``?``) followed
+    by keyword extraction: the words that are not stop words, in order, first occurrence only, with
+    their original spelling. When no keyword is left the specification's rewrite is returned.
     """
     stripped = _LEADING_QUESTION.sub("", query.strip()).rstrip("?").strip()
     seen: dict[str, str] = {}

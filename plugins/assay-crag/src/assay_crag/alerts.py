@@ -1,4 +1,4 @@
-"""Quality alerts (seed 004 ``checkQualityAlerts``) and a streaming monitor with change points.
+"""Quality alerts (``checkQualityAlerts`` of the specification) and a change-point monitor.
 
 :func:`check_quality_alerts` compares the mean of recent scores with a baseline mean:
 
@@ -6,7 +6,7 @@
   15% below the baseline by default;
 * ``threshold`` (severity ``critical``): ``mean < critical_below`` (0.4 by default).
 
-Both comparisons are strict, as in the seed.
+Both comparisons are strict, as in the specification.
 
 :class:`QualityMonitor` watches a stream of scores: it keeps a window of the most recent ones,
 raises the two alerts above on the window's mean when a condition *starts* (not again while it
@@ -46,7 +46,7 @@ def _plain_dict(value: Mapping[str, Any]) -> dict[str, Any]:
 
 @attrs.frozen
 class QualityAlert:
-    """One alert (seed ``QualityAlert``), ready for a log pipeline.
+    """One alert (``QualityAlert`` of the JSON input format), ready for a log pipeline.
 
     Attributes:
         type: ``"degradation"``, ``"threshold"`` or ``"anomaly"`` (a change point).
@@ -116,7 +116,7 @@ def _scores(values: Iterable[Any], path: str) -> list[float]:
 def check_quality_alerts(
     recent_scores: Sequence[float], baseline_avg: float, config: AlertConfig | None = None
 ) -> tuple[QualityAlert, ...]:
-    """Alerts for a batch of recent scores against a baseline mean (seed 004).
+    """Alerts for a batch of recent scores against a baseline mean (the specification's check).
 
     :return: ``degradation`` then ``threshold`` alerts, each only when its condition holds.
     :raises assay.AssayError: ``INVALID_INPUT`` when ``recent_scores`` is empty or holds a

@@ -247,7 +247,7 @@ def ab_command(
     )
     click.echo(
         f"difference {a.difference:+.4f}, {a.confidence:.0%} bootstrap CI "
-        f"[{a.ci_low:+.4f}, {a.ci_high:+.4f}] (seed {a.seed}, {a.bootstrap_resamples} "
+        f"[{a.ci_low:+.4f}, {a.ci_high:+.4f}] (--seed {a.seed}, {a.bootstrap_resamples} "
         "resamples)"
     )
     effect = "n/a" if a.effect_size is None else f"{a.effect_size:.3f}"

@@ -1,10 +1,11 @@
-"""The composite context-quality score of seed 004: four Dimensions, weighted, with warnings.
+"""The composite context-quality score: four Dimensions, weighted, with warnings.
 
 ``overall = sum(weight_d * score_d) / sum(weight_d)`` over the four dimensions of
-:mod:`assay_crag.dimensions`. With the seed's weights (0.3, 0.3, 0.15, 0.25, summing to 1) this is
-the seed's weighted sum exactly; custom weights are normalised so ``overall`` stays in [0, 1].
+:mod:`assay_crag.dimensions`. With the specification's weights (0.3, 0.3, 0.15, 0.25, summing to 1)
+this is the specification's weighted sum exactly; custom weights are normalised so ``overall`` stays
+in [0, 1].
 
-Warnings (seed 004, first match wins for the seed's single ``warning`` string):
+Warnings (first match wins for the specification's single ``warning`` string):
 
 * ``overall < 0.3``: ``very-low-context-quality``
 * else ``overall < 0.5``: ``moderate-context-quality``
@@ -40,7 +41,7 @@ DEFAULT_WEIGHTS: Mapping[str, float] = {
     "diversityScore": 0.15,
     "estimatedFaithfulness": 0.25,
 }
-"""Seed 004's weights, by dimension name."""
+"""The specification's weights, by dimension name."""
 
 _MESSAGES = {
     "very-low-context-quality": (
@@ -86,8 +87,8 @@ class QualityConfig:
     """Weights and warning thresholds of the composite.
 
     Attributes:
-        weights: weight per dimension name; missing names take the seed's weight. Non-negative,
-            not all zero; normalised by their sum.
+        weights: weight per dimension name; missing names take the specification's weight.
+            Non-negative, not all zero; normalised by their sum.
         very_low_below: ``overall`` under this raises ``very-low-context-quality`` (0.3).
         moderate_below: ``overall`` under this raises ``moderate-context-quality`` (0.5).
         low_diversity_below: ``diversityScore`` under this raises ``low-source-diversity``
@@ -104,7 +105,7 @@ class QualityConfig:
 
 @attrs.frozen
 class ContextQualityScore:
-    """Seed 004 ``ContextQualityScore`` with the dimensions behind it.
+    """The specification's ``ContextQualityScore`` with the dimensions behind it.
 
     Attributes:
         overall: weighted composite in [0, 1].
@@ -112,7 +113,7 @@ class ContextQualityScore:
         context_sufficiency: sub-score in [0, 1].
         diversity_score: sub-score in [0, 1].
         estimated_faithfulness: sub-score in [0, 1].
-        warning: the seed's single warning message (first match), or ``None``.
+        warning: the specification's single warning message (first match), or ``None``.
         warnings: the composite's warning (at most one, as a structured record) followed by the
             dimensions' own input warnings.
         dimensions: each dimension's full :class:`assay.DimensionScore`, by name.
@@ -130,8 +131,8 @@ class ContextQualityScore:
     weights: Mapping[str, float]
 
     def to_wire(self) -> dict[str, Any]:
-        """Seed 004's JSON shape (``warning`` omitted when there is none) plus ``warnings`` as
-        ``{code, severity, message, path}`` records."""
+        """The specification's JSON shape (``warning`` omitted when there is none) plus ``warnings``
+        as ``{code, severity, message, path}`` records."""
         wire: dict[str, Any] = {
             "overall": self.overall,
             "retrievalConfidence": self.retrieval_confidence,

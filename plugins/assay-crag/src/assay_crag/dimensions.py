@@ -1,12 +1,12 @@
-"""The four context-quality signals of seed 004 as :class:`assay.Dimension` objects.
+"""The four context-quality signals of the specification as :class:`assay.Dimension` objects.
 
-Each scores a retrieval (:class:`~assay_crag.inputs.QualityInput`, or its wire mapping) in
-[0, 1]: ``max_points`` is 1, so ``raw`` is the sub-score itself. The formulas are the seed's;
-where the seed could leave [0, 1] (scores outside [0, 1], a bottom score above the top one,
-a negative score) the value is clamped, the clamp is named in ``breakdown.adjustments`` and an
-input problem also becomes a warning.
+Each scores a retrieval (:class:`~assay_crag.inputs.QualityInput`, or its wire mapping) in [0, 1]:
+``max_points`` is 1, so ``raw`` is the sub-score itself. The formulas are the specification's; where
+the specification could leave [0, 1] (scores outside [0, 1], a bottom score above the top one, a
+negative score) the value is clamped, the clamp is named in ``breakdown.adjustments`` and an input
+problem also becomes a warning.
 
-| name | default weight | formula (seed 004) |
+| name | default weight | formula (specification) |
 |---|---|---|
 | ``retrievalConfidence`` | 0.30 | 0.7 * mean(rerankScore ?? score) + 0.3 * (last / first) |
 | ``contextSufficiency`` | 0.30 | 0.6 * query-term coverage + 0.4 * min(tokens / (terms * 50), 1) |
@@ -33,7 +33,7 @@ __all__ = [
     "context_dimensions",
 ]
 
-# The seed's expressions, used as they are when the text holds non-ASCII whitespace.
+# The specification's expressions, used as they are when the text holds non-ASCII whitespace.
 _NUMBER = re.compile(r"[0-9]+")
 _DATE = re.compile(r"[0-9]{4}[-/][0-9]{2}[-/][0-9]{2}|[A-Za-z0-9_]+ [0-9]{1,2},? [0-9]{4}")
 _PROPER_NOUN = re.compile(r"[A-Z][a-z]+(?:\s[A-Z][a-z]+)*")
@@ -70,12 +70,12 @@ _CLASS_WORD = frozenset(b"Ul9_")
 
 
 def _count_dates(classes: bytes) -> int:
-    """The seed's two date forms, on the class bytes: ``YYYY-MM-DD`` (or ``/``) and
+    """The specification's two date forms, on the class bytes: ``YYYY-MM-DD`` (or ``/``) and
     ``<word> D[D][,] DDDD`` ("March 5, 2020"). The second is found from its numeric tail, then
     the word before it is checked, starting no earlier than the end of the previous match, as a
     left-to-right regular-expression scan does ("May 30, 1896December 26, 1977" holds two). The
-    seed runs both forms as one alternation; the counts differ only when a ``YYYY-MM-DD`` date is
-    directly followed by ``" D, DDDD"``."""
+    specification runs both forms as one alternation; the counts differ only when a ``YYYY-MM-DD``
+    date is directly followed by ``" D, DDDD"``."""
     count = len(_CLASS_YMD_DATE.findall(classes))
     consumed = 0
     for match in _CLASS_DATE_TAIL.finditer(classes):
@@ -89,15 +89,15 @@ def _count_dates(classes: bytes) -> int:
 
 
 def _fact_counts(text: str) -> tuple[int, int, int, int]:
-    r"""(numbers, dates, proper nouns, words) of ``text`` as the seed's expressions count them:
-    ``/\d+/g``, the date expression (see :func:`_count_dates`) and
-    ``/[A-Z][a-z]+(?:\s[A-Z][a-z]+)*/g`` matches, and ``text.split(/\s+/).length`` (an empty
-    text has 1 word, a blank one 2).
+    r"""(numbers, dates, proper nouns, words) of ``text`` as the specification's expressions count
+    them: ``/\d+/g``, the date expression (see :func:`_count_dates`) and
+    ``/[A-Z][a-z]+(?:\s[A-Z][a-z]+)*/g`` matches, and ``text.split(/\s+/).length`` (an empty text
+    has 1 word, a blank one 2).
 
     For speed the text's UTF-8 bytes are mapped to character classes (:func:`_class_table`) and
     counted there; this gives the same numbers because every byte of a non-ASCII character maps
     to a class that is neither letter, digit nor space. Text holding non-ASCII whitespace takes
-    the seed's regular expressions directly."""
+    the specification's regular expressions directly."""
     if any(space in text for space in _NON_ASCII_SPACES):
         return (
             len(_NUMBER.findall(text)),
@@ -319,8 +319,9 @@ class EstimatedFaithfulness(_ContextDimension):
 
     ``0.4 * density + 0.6 * min(1.5 * score_first, 1)``, where
     ``density = min((numbers + 2 * dates + proper nouns) / (words / 100) * 0.1, 1)`` over the
-    chunks' contents joined by spaces (the seed's regular expressions, ASCII digits and
-    letters; see ``_count_dates`` for one corner where the date count may differ), and ``score_first`` is the first chunk's retriever ``score`` clamped to [0, 1].
+    chunks' contents joined by spaces (the specification's regular expressions, ASCII digits and
+    letters; see ``_count_dates`` for one corner where the date count may differ), and
+    ``score_first`` is the first chunk's retriever ``score`` clamped to [0, 1].
     No chunks: 0.
     """
 
@@ -346,5 +347,5 @@ class EstimatedFaithfulness(_ContextDimension):
 
 
 def context_dimensions() -> tuple[_ContextDimension, ...]:
-    """Fresh instances of the four dimensions, in the seed's order."""
+    """Fresh instances of the four dimensions, in the specification's order."""
     return (RetrievalConfidence(), ContextSufficiency(), DiversityScore(), EstimatedFaithfulness())

@@ -1,6 +1,6 @@
-"""The retrieval being judged: a query, its ranked chunks and the assembled context (seed 004).
+"""The retrieval being judged: a query, its ranked chunks and the assembled context.
 
-Wire shape (camelCase JSON, seed 004 ``QualityInput``)::
+Wire shape (camelCase JSON, ``QualityInput`` of the JSON input format)::
 
     {"query": "...",
      "chunks": [{"content": "...", "documentId": "d1", "score": 0.82,
@@ -105,7 +105,7 @@ class QualityInput:
         return cls(query, chunks, AssembledContext(text, len(text.split())))
 
     def to_wire(self) -> dict[str, Any]:
-        """The seed's camelCase JSON shape (inverse of :func:`parse_quality_input`)."""
+        """The camelCase JSON shape (inverse of :func:`parse_quality_input`)."""
         chunks = []
         for chunk in self.chunks:
             item: dict[str, Any] = {

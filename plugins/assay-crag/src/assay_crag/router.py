@@ -2,7 +2,7 @@
 
 Two routing modes decide the classification:
 
-* ``"composite"`` (seed 004): on the composite context-quality score ``q``
+* ``"composite"`` (the specification): on the composite context-quality score ``q``
   (:mod:`assay_crag.composite`): ``q >= correct_at`` (0.7) is *correct*; else
   ``q <= incorrect_at`` (0.3) is *incorrect*; else *ambiguous*. Confidence: ``q`` for correct
   and ambiguous, ``1 - q`` for incorrect.
@@ -13,7 +13,7 @@ Two routing modes decide the classification:
   *incorrect*. Confidence: ``m`` for correct and ambiguous, ``1 - m`` for incorrect.
   Undetermined document scores (``None``) count as not relevant and are reported.
 
-Each classification carries the seed's corrective action: *correct* -> ``use_retrieved``;
+Each classification carries the specification's corrective action: *correct* -> ``use_retrieved``;
 *ambiguous* -> ``decompose_and_recompose`` with sub-queries; *incorrect* ->
 ``supplemental_search`` with a keyword query. With ``refine=True`` the *correct* and *ambiguous*
 actions also carry the paper's refined knowledge (best sentence strips of the documents).
@@ -58,7 +58,7 @@ def _str_tuple(value: Iterable[str]) -> tuple[str, ...]:
 
 @attrs.frozen
 class CorrectiveAction:
-    """What to do with the retrieval (seed 004 ``CRAGAction``).
+    """What to do with the retrieval (``CRAGAction`` of the JSON input format).
 
     Attributes:
         type: ``"use_retrieved"``, ``"decompose_and_recompose"`` or ``"supplemental_search"``.
@@ -74,7 +74,7 @@ class CorrectiveAction:
     refined_context: RefinedContext | None = None
 
     def to_wire(self) -> dict[str, Any]:
-        """Seed shape: ``{"type"}`` plus ``subQueries`` / ``searchQuery``, and
+        """Wire shape: ``{"type"}`` plus ``subQueries`` / ``searchQuery``, and
         ``refinedContext`` when present."""
         wire: dict[str, Any] = {"type": self.type}
         if self.type == "decompose_and_recompose":
@@ -88,7 +88,8 @@ class CorrectiveAction:
 
 @attrs.frozen
 class CragClassification:
-    """The router's verdict on one retrieval (seed 004 ``CRAGClassification`` and more).
+    """The router's verdict on one retrieval (``CRAGClassification`` of the JSON input format, and
+    more).
 
     Attributes:
         classification: ``"correct"``, ``"ambiguous"`` or ``"incorrect"``.
@@ -116,7 +117,7 @@ class CragClassification:
     document_scores: tuple[float | None, ...] | None = None
 
     def to_wire(self) -> dict[str, Any]:
-        """The seed's ``{classification, confidence, action}`` plus ``mode``, ``score``,
+        """The specification's ``{classification, confidence, action}`` plus ``mode``, ``score``,
         ``rule``, ``reason``, ``thresholds``, and ``quality`` or ``documentScores``."""
         wire: dict[str, Any] = {
             "classification": self.classification,
@@ -153,7 +154,7 @@ def _ordered(low: float, high: float, low_path: str, high_path: str) -> None:
 class CragRouter:
     """Classifies a retrieval and picks the corrective action (an :class:`assay.Policy`).
 
-    :param mode: ``"composite"`` (seed) or ``"paper"``.
+    :param mode: ``"composite"`` (the specification's) or ``"paper"``.
     :param correct_at: composite mode: ``overall >= correct_at`` is correct (0.7).
     :param incorrect_at: composite mode: ``overall <= incorrect_at`` is incorrect (0.3).
     :param upper: paper mode: a document scoring above this makes the retrieval correct.

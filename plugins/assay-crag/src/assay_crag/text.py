@@ -8,14 +8,14 @@ from __future__ import annotations
 import re
 
 __all__ = [
-    "SEED_STOP_WORDS",
+    "QUERY_TERM_STOP_WORDS",
     "STOP_WORDS",
     "content_tokens",
     "query_terms",
     "split_sentences",
 ]
 
-SEED_STOP_WORDS = frozenset(
+QUERY_TERM_STOP_WORDS = frozenset(
     [
         "the",
         "is",
@@ -62,9 +62,9 @@ SEED_STOP_WORDS = frozenset(
         "why",
     ]
 )
-"""Seed 004's stop words (``extractQueryTerms``), used by context sufficiency."""
+"""The specification's stop words (``extractQueryTerms``), used by context sufficiency."""
 
-STOP_WORDS = SEED_STOP_WORDS | frozenset(
+STOP_WORDS = QUERY_TERM_STOP_WORDS | frozenset(
     [
         "its",
         "his",
@@ -142,17 +142,17 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”’)]*\s+|(?<=[a-z0-9)][.!?])(?=[A
 
 
 def query_terms(query: str) -> list[str]:
-    """Seed 004 ``extractQueryTerms``: lower-case, split on whitespace, keep words longer than two
-    characters that are not in :data:`SEED_STOP_WORDS`.
+    """The specification's ``extractQueryTerms``: lower-case, split on whitespace, keep words longer
+    than two characters that are not in :data:`QUERY_TERM_STOP_WORDS`.
 
-    One documented deviation from the seed: surrounding punctuation is stripped from each word
-    first (``"paris?"`` becomes ``"paris"``), otherwise the last word of every question could
+    One documented deviation from the specification: surrounding punctuation is stripped from each
+    word first (``"paris?"`` becomes ``"paris"``), otherwise the last word of every question could
     never be found in a context.
     """
     terms = []
     for word in query.lower().split():
         word = word.strip(_EDGE_PUNCTUATION)
-        if len(word) > 2 and word not in SEED_STOP_WORDS:
+        if len(word) > 2 and word not in QUERY_TERM_STOP_WORDS:
             terms.append(word)
     return terms
 

@@ -114,7 +114,7 @@ def bayes_factor(scores: Any, models: Sequence[DimensionModel]) -> BayesFactorRe
 def binary_bayes_factor(
     outcomes: Mapping[str, tuple[int, int]], models: Sequence[DimensionModel]
 ) -> BayesFactorResult:
-    """The Bayes factor of binary pass / fail outcomes (the seed's second mode).
+    """The Bayes factor of binary pass / fail outcomes (the second mode of bayesoutputgate).
 
     ``outcomes`` maps a dimension to ``(successes, trials)``, e.g. 7 of 9 checks passed. Under
     each hypothesis the pass rate has that hypothesis's Beta as prior, so the evidence of a

@@ -1,4 +1,4 @@
-"""The gate's stable error codes (the seed's), raised as :class:`assay.AssayError`.
+"""The gate's stable error codes (those of bayesoutputgate), raised as :class:`assay.AssayError`.
 
 Callers branch on ``error.code``, never on the message text.
 """

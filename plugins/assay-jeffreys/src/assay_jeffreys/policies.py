@@ -297,10 +297,10 @@ _CONFIG_KEYS = {
 def policy_from_config(
     config: Any, path: str = "policy"
 ) -> BayesFactorPolicy | DecisionTheoreticPolicy:
-    """A policy from its seed wire shape: ``{"kind": "bayes-factor", "passAbove",
-    "failBelow"}`` or ``{"kind": "decision-theoretic", "priorHighQuality", "lossFalsePass",
-    "lossFalseFail", "escalationCost"}``. Omitted fields take the constructor defaults; a
-    policy object is returned as is.
+    """A policy from its JSON wire shape (compatible with bayesoutputgate): ``{"kind":
+    "bayes-factor", "passAbove", "failBelow"}`` or ``{"kind": "decision-theoretic",
+    "priorHighQuality", "lossFalsePass", "lossFalseFail", "escalationCost"}``. Omitted fields take
+    the constructor defaults; a policy object is returned as is.
 
     :raises AssayError: ``INVALID_CONFIG`` for an unknown kind, an unknown field or a bad value
         (path ``policy.<field>``).

@@ -1,4 +1,4 @@
-"""The gate's records (the seed's core types), as frozen attrs classes.
+"""The gate's records (the core types of bayesoutputgate), as frozen attrs classes.
 
 Validation happens at construction, so a record that exists is well formed. JSON wire shapes
 (camelCase) come from :func:`assay_jeffreys.wire.to_wire`, never from these classes.

@@ -1,4 +1,4 @@
-"""assay-perturb: robustness testing of a RAG pipeline run as a command (seed 003).
+"""assay-perturb: robustness testing of a RAG pipeline run as a command.
 
 Public API: the perturbations (:class:`Reorder`, :class:`Pad`, :class:`Swap`), the distance
 functions, the case parser, the configuration loader and :func:`run_check`. The modules

@@ -1,4 +1,4 @@
-"""Reading test cases: Markdown with headers, one file per case (seed 003).
+"""Reading test cases: Markdown with headers, one file per case.
 
 A case file looks like this (section names are case-insensitive; ``#`` title optional)::
 
@@ -301,9 +301,9 @@ def format_case(case: assay.PerturbationCase, title: str | None = None) -> str:
 
     Use it to write cases generated from a dataset.
 
-    :raises assay.AssayError: ``INVALID_INPUT`` when a text has a line that would read as a
-        heading (outside a fenced block) or an unclosed ``` fence, a chunk id breaks the id rule, the query is empty, or key
-        evidence and counterfactuals do not pair up.
+    :raises assay.AssayError: ``INVALID_INPUT`` when a text has a line that would read as a heading
+        (outside a fenced block) or an unclosed ``` fence, a chunk id breaks the id rule, the query
+        is empty, or key evidence and counterfactuals do not pair up.
     """
     where = case.source or case.name
 

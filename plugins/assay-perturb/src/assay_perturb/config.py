@@ -47,7 +47,8 @@ CONFIG_FILE = "assay-perturb.yaml"
 """The default configuration file name, looked up in the working directory."""
 
 DECISION_TYPES = ("enum", "string", "numeric")
-"""Supported decision field types (seed 003: arrays and nested objects are unsupported)."""
+"""Supported decision field types (as the specification says: arrays and nested objects are
+unsupported)."""
 
 _DEFAULT_PERTURBATIONS: dict[str, dict[str, Any]] = {"reorder": {}, "pad": {}, "swap": {}}
 _TOP_KEYS = {
@@ -83,7 +84,7 @@ class PerturbConfig:
         distance: name of the registered distance function (kind ``"distance"``).
         cases_dir: the cases directory (absolute, or relative to the working directory).
         perturbations: ``(name, parameters)`` pairs, in run order.
-        seed: the seed every perturbation's random generator derives from.
+        seed: the integer every perturbation's random generator derives from.
         timeout: seconds one invocation may take before it is killed and marked failed.
         baseline_runs: how many times each case's baseline is run (>= 1).
         jobs: invocations run in parallel (>= 1).

@@ -1,8 +1,8 @@
 """Reading the decision field out of a pipeline's JSON output.
 
 The decision is the scalar at a dotted path (``answer.value``; a path part that is an integer
-indexes into an array, ``answers.0.label``). Only scalars are supported (seed 003): an array or
-a nested object is an error, and so is a value that does not fit the declared type.
+indexes into an array, ``answers.0.label``). Only scalars are supported (as the specification says):
+an array or a nested object is an error, and so is a value that does not fit the declared type.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Distance functions on the decision field (seed 003, "Scoring").
+"""Distance functions on the decision field (the specification's "Scoring").
 
 A distance takes two decision values (the baseline's and a variant's) and returns a number in
 [0, 1]: 0 means "same decision", 1 means "entirely different". The runner never names a distance
@@ -40,7 +40,7 @@ def enum_distance(a: Any, b: Any) -> float:
 
 
 def string_distance(a: Any, b: Any) -> float:
-    """0 if ``a == b`` else 1 (free-text decisions compared exactly, as the seed specifies)."""
+    """0 if ``a == b`` else 1 (free-text decisions compared exactly, as the specification says)."""
     return 0.0 if a == b else 1.0
 
 

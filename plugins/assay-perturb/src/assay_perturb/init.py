@@ -89,7 +89,7 @@ perturbations:           # run in this order; remove one to skip it
   swap:
     mode: all            # all: one variant swapping every key chunk | each: one per chunk
 
-seed: 0                  # same seed, same variants
+seed: 0                  # same value, same variants
 baseline_runs: 1         # >1 measures the pipeline's own nondeterminism
 jobs: 1                  # invocations in parallel (--jobs)
 cache: true              # reuse finished invocations with unchanged command and input

@@ -1,9 +1,9 @@
-"""The three built-in perturbations of seed 003: reorder, pad and swap.
+"""The three built-in perturbations of the specification: reorder, pad and swap.
 
-Each is a :class:`assay.Perturbation`: ``variants(case, others, rng, params)`` returns the
-case's perturbed versions. The only randomness is the ``rng`` the runner hands in (seeded from
-the configured seed, the case name and the perturbation name), so the same seed always gives the
-same variants, whichever other cases are selected with ``--only``.
+Each is a :class:`assay.Perturbation`: ``variants(case, others, rng, params)`` returns the case's
+perturbed versions. The only randomness is the ``rng`` the runner hands in (derived from the
+configured ``seed`` value, the case name and the perturbation name), so the same value always gives
+the same variants, whichever other cases are selected with ``--only``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Planning a run: every case's baseline runs and perturbed variants, as pipeline invocations.
 
-Each perturbation gets its own :class:`random.Random`, seeded from the configured seed, the case
-name and the perturbation name, so a case's variants do not depend on which other cases run.
+Each perturbation gets its own :class:`random.Random`, derived from the configured ``seed`` value,
+the case name and the perturbation name, so a case's variants do not depend on which other cases
+run.
 """
 
 from __future__ import annotations

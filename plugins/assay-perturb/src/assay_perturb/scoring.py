@@ -1,4 +1,4 @@
-"""Scoring a run exactly as seed 003 says, on the decision field only.
+"""Scoring a run exactly as the specification says, on the decision field only.
 
 * invariance = 1 - mean distance(baseline, variant) over variants whose perturbation has signal
   ``"invariance"`` (reorder, pad);
