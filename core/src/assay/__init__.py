@@ -3,7 +3,7 @@
 This package is the kernel: the five protocols (:class:`Dimension`, :class:`Metric`,
 :class:`Perturbation`, :class:`Policy`, :class:`Judge`) and the records they name, the plugin
 host and registries, the error type and the exit codes shared by every command. The jobs
-(scoring, evaluation, gating, perturbation testing, routing) are plugins with one import each;
+(scoring, evaluating, gating, perturbation testing, routing) are plugins with one import each;
 see docs/architecture.md.
 
 Everything importable from here, and from the public modules :mod:`assay.cli`,

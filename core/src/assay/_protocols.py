@@ -32,7 +32,7 @@ __all__ = ["Dimension", "Judge", "Metric", "MetricContext", "Perturbation", "Pol
 
 @runtime_checkable
 class Dimension(Protocol):
-    """One scored aspect of an answer or a retrieval, worth up to ``max_points``.
+    """One scored aspect of an answer or of its retrieved context, worth up to ``max_points``.
 
     Attributes:
         name: wire name, unique in a composition (``"politeness"``, say).
@@ -213,7 +213,7 @@ class Judge(Protocol):
 
     Attributes:
         name: identifies the judge and its model in caches and reports, e.g.
-            ``"openai:gpt-4o-mini"``; two judges with the same name must answer alike.
+            ``"provider:model-name"``; two judges with the same name must answer alike.
 
     Contract of :meth:`complete`:
         * Input: the full prompt text.

@@ -162,7 +162,7 @@ class PerturbationCase:
     Attributes:
         name: the case's name (its file stem).
         query: the question given to the pipeline.
-        chunks: the retrieved context, in retrieval order.
+        chunks: the retrieved context, in rank order.
         key_evidence: ids of the chunks that carry the evidence the answer depends on.
         counterfactual: replacement texts for the key evidence, in the order of ``key_evidence``
             (a perturbation may put them in place of the originals).
