@@ -49,7 +49,7 @@ def test_installed_plugins_are_listed_with_status(site: Path) -> None:
     records = {r["name"]: r for r in json.loads(result.stdout)}
     assert records["politeness"]["status"] == "ok"
     assert records["politeness"]["distribution"] == "assay-politeness"
-    assert records["politeness"]["version"] == "0.1.0"
+    assert records["politeness"]["version"] == "0.2.0"
     assert records["politeness"]["registered"] == ["dimension:politeness"]
     assert records["broken"]["status"] == "broken"
     assert "assay_dependency_that_does_not_exist" in records["broken"]["error"]
@@ -59,7 +59,7 @@ def test_installed_plugins_are_listed_with_status(site: Path) -> None:
 
 def test_packaged_dimension_is_used_by_a_composed_scorer(site: Path) -> None:
     code = (
-        "import assay, warnings; warnings.simplefilter('ignore');"
+        "import assay, assay_scorecard, warnings; warnings.simplefilter('ignore');"
         "s = assay_scorecard.create_scorer(dimensions=['grounding','retrieval','consistency','politeness']);"
         "c = s.compute({'supportLevel':'high','hasConflict':False,'answerText':'please',"
         "'candidates':[{'retrievalScores':{'a':0.9,'b':0.8},'combinedScore':0.9}]});"
