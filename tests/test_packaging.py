@@ -1,25 +1,183 @@
-"""Each plugin installs and passes its own tests with only the core (and the workspace packages
-it declares as dependencies) beside it, in a fresh virtual environment."""
+"""Packaging: every distribution builds a wheel, a user installs ``assay-all`` into a project of
+their own and scores an answer, and each plugin passes its own tests with only its declared
+dependencies installed.
+
+The wheels are built once per run (``uv build --all-packages``). Every fresh virtual environment
+lives under the test's temporary folder, outside the workspace; uv's cache is shared, so the
+third-party wheels are linked from it, not downloaded again. The each-plugin-alone checks run
+two at a time (this is subprocess work: venv, install, a pytest run of its own).
+"""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 import tomllib
+import zipfile
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+META_DISTRIBUTIONS = {"assay-all"}
 PLUGINS = sorted(
-    p.name for p in (ROOT / "plugins").iterdir() if p.is_dir() and not p.name.startswith("_")
+    p.name
+    for p in (ROOT / "plugins").iterdir()
+    if p.is_dir()
+    and not p.name.startswith("_")
+    and (p / "pyproject.toml").is_file()
+    and p.name not in META_DISTRIBUTIONS
 )
+ALONE_WORKERS = 2
+# Environment of a command run in a fresh venv: nothing of this run's own environment leaks in.
+CLEAN_ENV = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+ANSWER = {
+    "supportLevel": "high",
+    "hasConflict": False,
+    "citationCount": 3,
+    "candidates": [
+        {
+            "retrievalScores": {"semantic": 0.88, "keyword": 0.72},
+            "combinedScore": 0.88,
+            "documentId": f"doc-00{i}",
+        }
+        for i in (1, 2, 3)
+    ],
+}
+
+
+def _uv() -> str:
+    uv = shutil.which("uv")
+    assert uv, "uv is on PATH in the workspace set-up (python3 -m pip install uv)"
+    return uv
 
 
 def _meta(path: Path) -> dict:
     return tomllib.loads((path / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def _venv(path: Path) -> Path:
+    """A fresh virtual environment at ``path`` (created from outside the workspace); its python."""
+    subprocess.run(
+        [_uv(), "venv", "--quiet", "--python", sys.executable, str(path)],
+        check=True,
+        timeout=300,
+        cwd=path.parent,
+    )
+    return path / "bin" / "python"
+
+
+def _install(python: Path, *requirements: str, cwd: Path, env: dict | None = None) -> None:
+    result = subprocess.run(
+        [_uv(), "pip", "install", "--quiet", "--python", str(python), *requirements],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=cwd,
+        env=env,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
+def _without_workspace_sources(pyproject: str) -> str:
+    """A package's pyproject.toml without its ``[tool.uv.sources]`` table, which names workspace
+    members and so cannot apply to a copy outside the workspace."""
+    kept, skipping = [], False
+    for line in pyproject.splitlines(keepends=True):
+        if line.startswith("["):
+            skipping = line.strip() == "[tool.uv.sources]"
+        if not skipping:
+            kept.append(line)
+    return "".join(kept)
+
+
+@pytest.fixture(scope="module")
+def wheels(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Distribution name -> its wheel, for the core, every plugin and the meta distribution."""
+    out = tmp_path_factory.mktemp("wheels")
+    result = subprocess.run(
+        [_uv(), "build", "--all-packages", "--wheel", "--quiet", "-o", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    return {path.name.split("-")[0].replace("_", "-"): path for path in out.glob("*.whl")}
+
+
+def test_every_distribution_builds_a_wheel_that_ships_py_typed(wheels: dict[str, Path]) -> None:
+    expected = {"assay", *PLUGINS, *META_DISTRIBUTIONS}
+    assert set(wheels) == expected
+    missing = []
+    for wheel in sorted(wheels.values()):
+        with zipfile.ZipFile(wheel) as archive:
+            files = archive.namelist()
+        packages = {
+            f.split("/")[0] for f in files if f.endswith("/__init__.py") and f.count("/") == 1
+        }
+        assert packages, f"{wheel.name} holds no package"
+        missing += [f"{wheel.name}: {p}/py.typed" for p in packages if f"{p}/py.typed" not in files]
+    assert not missing, missing
+
+
+def test_a_user_installs_assay_all_into_their_own_project_and_scores(
+    wheels: dict[str, Path], tmp_path: Path
+) -> None:
+    """``uv pip install assay-all`` in a venv of the user's own, with the built wheels as the
+    source of every assay distribution (third-party dependencies from the registry, through
+    uv's cache), then the two first things the README shows: Python and the command line."""
+    project = tmp_path / "my-project"
+    project.mkdir()
+    python = _venv(project / ".venv")
+    _install(python, "--find-links", str(wheels["assay"].parent), "assay-all", cwd=project)
+
+    code = (
+        "from assay_scorecard import compute_confidence\n"
+        f"card = compute_confidence({ANSWER!r})\n"
+        "print(card.total, card.recommended_action)\n"
+    )
+    result = subprocess.run(
+        [str(python), "-c", code], capture_output=True, text=True, cwd=project, env=CLEAN_ENV
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.split() == ["100", "answer"]
+
+    result = subprocess.run(
+        [str(project / ".venv" / "bin" / "assay"), "score", "--json", "-"],
+        input=json.dumps({"inputs": ANSWER}),
+        capture_output=True,
+        text=True,
+        cwd=project,
+        env=CLEAN_ENV,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    card = json.loads(result.stdout)
+    assert (card["total"], card["recommendedAction"]) == (100, "answer")
+    assert card["actionReason"] == "Score 100 meets answerAt threshold (65)."
+
+    result = subprocess.run(
+        [str(project / ".venv" / "bin" / "assay"), "plugins", "--json"],
+        capture_output=True,
+        text=True,
+        cwd=project,
+        env={**CLEAN_ENV, "ASSAY_STRICT_PLUGINS": "1"},
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    distributions = {record["distribution"] for record in json.loads(result.stdout)}
+    assert distributions >= {"assay", *PLUGINS}
+
+
+# ---------------------------------------------------------------------------------------------
+# each plugin alone
+# ---------------------------------------------------------------------------------------------
 
 
 def _workspace_closure(plugin: str) -> list[Path]:
@@ -39,146 +197,103 @@ def _workspace_closure(plugin: str) -> list[Path]:
     return list(seen.values())
 
 
-def _requirement(path: Path) -> str:
-    extras = list(_meta(path)["project"].get("optional-dependencies", {}))
-    return f"{path}[{','.join(extras)}]" if extras else str(path)
+def _requirement(path: Path, wheels: dict[str, Path]) -> str:
+    """``name[extras] @ file:///...whl``: the built wheel, with every extra the package has."""
+    meta = _meta(path)["project"]
+    extras = ",".join(meta.get("optional-dependencies", {}))
+    return f"{meta['name']}{f'[{extras}]' if extras else ''} @ {wheels[meta['name']].as_uri()}"
 
 
-@pytest.mark.parametrize("plugin", PLUGINS)
-def test_plugin_passes_its_tests_alone(plugin: str, tmp_path: Path) -> None:
-    uv = shutil.which("uv")
-    assert uv, "uv is on PATH in the workspace set-up (python3 -m pip install uv)"
-    venv = tmp_path / "venv"
-    subprocess.run(
-        [uv, "venv", "--quiet", "--python", sys.executable, str(venv)], check=True, timeout=300
-    )
-    python = venv / "bin" / "python"
-    packages = []
-    for path in _workspace_closure(plugin):
-        # regular installs, not editable ones: an editable build of a package with compiled
-        # speedups writes the extension module into the source tree, under the feet of this
-        # very test run, which has it loaded
-        packages.append(_requirement(path))
-    subprocess.run(
-        [
-            uv,
-            "pip",
-            "install",
-            "--quiet",
-            "--python",
-            str(python),
-            *packages,
-            "pytest",
-            "pytest-benchmark",
-        ],
-        check=True,
-        timeout=600,
-        cwd=ROOT,
-    )
-    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+def _plugin_alone(plugin: str, wheels: dict[str, Path], folder: Path) -> tuple[int, str]:
+    """Install ``plugin`` with only its workspace closure (as wheels) into a fresh venv and run
+    its tests there; the exit status and the tail of the output."""
+    python = _venv(folder / "venv")
+    requirements = [_requirement(path, wheels) for path in _workspace_closure(plugin)]
+    _install(python, *requirements, "pytest", "pytest-benchmark", cwd=folder)
     result = subprocess.run(
-        [
-            str(python),
-            "-m",
-            "pytest",
-            f"plugins/{plugin}/tests",
-            "-q",
-            "-x",
-            "-p",
-            "no:cacheprovider",
-        ],
+        [str(python), "-m", "pytest", f"plugins/{plugin}/tests", "-q", "-x"],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=900,
-        env=env,
+        env=CLEAN_ENV,
     )
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
-    assert " passed" in result.stdout
+    return result.returncode, result.stdout[-3000:] + result.stderr[-2000:]
 
 
-def test_template_scaffold_installs_and_passes_its_tests(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def alone_runs(
+    wheels: dict[str, Path], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[dict[str, Future[tuple[int, str]]]]:
+    """Every plugin's alone check, started together on a pool of two workers."""
+    with ThreadPoolExecutor(max_workers=ALONE_WORKERS) as pool:
+        yield {
+            plugin: pool.submit(_plugin_alone, plugin, wheels, tmp_path_factory.mktemp(plugin))
+            for plugin in PLUGINS
+        }
+
+
+@pytest.mark.parametrize("plugin", PLUGINS)
+def test_plugin_passes_its_tests_alone(
+    plugin: str, alone_runs: dict[str, Future[tuple[int, str]]]
+) -> None:
+    returncode, output = alone_runs[plugin].result(timeout=1800)
+    assert returncode == 0, output
+    assert " passed" in output
+
+
+def test_template_scaffold_installs_and_passes_its_tests(
+    wheels: dict[str, Path], tmp_path: Path
+) -> None:
     """plugins/_template, copied as a new plugin would be, installs and its tests pass.
 
     Outside the workspace the ``assay = { workspace = true }`` source cannot apply, so the copy
-    drops that table and installs the core from the checkout instead.
+    drops that table and installs the core's wheel instead.
     """
-    uv = shutil.which("uv")
-    assert uv, "uv is on PATH in the workspace set-up (python3 -m pip install uv)"
     plugin = tmp_path / "assay-example"
     shutil.copytree(ROOT / "plugins" / "_template", plugin)
     pyproject = plugin / "pyproject.toml"
-    text = pyproject.read_text(encoding="utf-8")
-    pyproject.write_text(text.replace("[tool.uv.sources]\nassay = { workspace = true }\n", ""))
-    venv = tmp_path / "venv"
-    subprocess.run(
-        [uv, "venv", "--quiet", "--python", sys.executable, str(venv)], check=True, timeout=300
-    )
-    python = venv / "bin" / "python"
-    subprocess.run(
-        [
-            uv,
-            "pip",
-            "install",
-            "--quiet",
-            "--python",
-            str(python),
-            str(ROOT / "core"),
-            str(plugin),
-            "pytest",
-            "pytest-benchmark",
-        ],
-        check=True,
-        timeout=600,
-    )
-    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    pyproject.write_text(_without_workspace_sources(pyproject.read_text(encoding="utf-8")))
+    python = _venv(tmp_path / "venv")
+    _install(python, str(wheels["assay"]), str(plugin), "pytest", cwd=tmp_path)
     result = subprocess.run(
         [str(python), "-m", "pytest", str(plugin / "tests"), "-q", "-p", "no:cacheprovider"],
         cwd=plugin,
         capture_output=True,
         text=True,
         timeout=600,
-        env=env,
+        env=CLEAN_ENV,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert "2 passed" in result.stdout
 
 
-def test_core_installs_and_scores_without_a_c_compiler(tmp_path: Path) -> None:
-    """The compiled twin is optional: with no working C compiler the core still installs and
-    runs its pure-Python reference."""
-    uv = shutil.which("uv")
-    assert uv, "uv is on PATH in the workspace set-up (python3 -m pip install uv)"
-    source = tmp_path / "core"
+def test_compiled_speedups_are_optional_without_a_c_compiler(
+    wheels: dict[str, Path], tmp_path: Path
+) -> None:
+    """A plugin with a compiled twin still installs where no C compiler works, and runs its
+    pure-Python reference, which gives the same results."""
+    source = tmp_path / "assay-faithfulness"
     shutil.copytree(
-        ROOT / "core",
+        ROOT / "plugins" / "assay-faithfulness",
         source,
-        ignore=shutil.ignore_patterns("build", "*.so", "_speedups.c", "*.egg-info", "__pycache__"),
+        ignore=shutil.ignore_patterns(
+            "build", "*.so", "_speedups.c", "*.egg-info", "__pycache__", "tests"
+        ),
     )
-    venv = tmp_path / "venv"
-    subprocess.run(
-        [uv, "venv", "--quiet", "--python", sys.executable, str(venv)], check=True, timeout=300
-    )
-    python = venv / "bin" / "python"
+    pyproject = source / "pyproject.toml"
+    pyproject.write_text(_without_workspace_sources(pyproject.read_text(encoding="utf-8")))
+    python = _venv(tmp_path / "venv")
     no_compiler = {**os.environ, "CC": "/nonexistent/cc", "LDSHARED": "/nonexistent/cc -shared"}
-    subprocess.run(
-        [uv, "pip", "install", "--quiet", "--no-cache", "--python", str(python), str(source)],
-        check=True,
-        timeout=600,
-        env=no_compiler,
+    _install(python, str(wheels["assay"]), str(source), cwd=tmp_path, env=no_compiler)
+    code = (
+        "import assay_faithfulness as af, assay_faithfulness._compiled as c\n"
+        "print(c.COMPILED, af.token_f1('The cat sat on the mat.', 'A cat sat on a mat!'))\n"
     )
-    script = (
-        "import assay, assay_scorecard.engine as e\n"
-        "class Points(assay.Dimension):\n"
-        "    name, tier, default_weight, max_points = 'points', 1, 10, 10\n"
-        "    def score(self, inputs, config):\n"
-        "        return assay.dimension_score(raw=7, max_points=10, explanation='seven')\n"
-        "scorer = assay_scorecard.create_scorer(dimensions=[Points()])\n"
-        "print(assay_scorecard.Scorer.compute is e.PURE_COMPUTE, scorer.compute({'candidates': []}).total)\n"
+    pure = subprocess.run(
+        [str(python), "-c", code], capture_output=True, text=True, env=CLEAN_ENV, cwd=tmp_path
     )
-    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
-    result = subprocess.run(
-        [str(python), "-c", script], capture_output=True, text=True, env=env, cwd=tmp_path
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
-    assert result.stdout.split() == ["True", "70.0"]
+    assert pure.returncode == 0, pure.stderr[-2000:]
+    here = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert pure.stdout.split()[0] == "False"
+    assert pure.stdout.split()[1:] == here.stdout.split()[1:]
