@@ -1,4 +1,5 @@
-"""assay_evaluation: how good is a RAG pipeline, and did it regress? (compatible with rag-eval-node-ts 0.3)
+"""assay_evaluation: how good is a RAG pipeline, and did it regress? (Compatible with
+rag-eval-node-ts 0.3.)
 
 Run registered :class:`~assay.Metric` objects over samples, with thresholds, a weighted composite,
 per-metric aggregates, regression detection against a baseline, tri-state results (an

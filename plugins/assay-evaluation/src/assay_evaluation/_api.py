@@ -86,8 +86,8 @@ def evaluate_batch(
 
 @attrs.frozen
 class Evaluator:
-    """A pre-configured evaluator (rag-eval-node-ts 0.3 ``Evaluator``): per-call options take precedence over
-    ``config``; per-call ``metrics`` replace ``metrics``.
+    """A pre-configured evaluator (rag-eval-node-ts 0.3 ``Evaluator``): per-call options take
+    precedence over ``config``; per-call ``metrics`` replace ``metrics``.
 
     Attributes:
         config: the configured options.

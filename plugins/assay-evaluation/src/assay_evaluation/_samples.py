@@ -17,8 +17,8 @@ def coerce_sample(value: EvalSample | Mapping[str, Any], path: str = "sample") -
     """An :class:`~assay.EvalSample` from itself or from the JSON input format
     (``question``, ``answer``, ``contexts``, ``groundTruth``, ``id``, ``metadata``).
 
-    An empty-string ``groundTruth`` counts as missing (as in rag-eval-node-ts 0.3). A numeric ``id`` becomes a
-    string.
+    An empty-string ``groundTruth`` counts as missing (as in rag-eval-node-ts 0.3). A numeric
+    ``id`` becomes a string.
 
     :raises AssayError: ``MISSING_ANSWER`` when ``answer`` is absent or not a string;
         ``INVALID_CONTEXTS`` when ``contexts`` is not a list of strings; ``INVALID_SAMPLE`` for

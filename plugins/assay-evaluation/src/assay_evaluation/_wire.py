@@ -1,4 +1,5 @@
-"""JSON wire shapes of evaluation results (camelCase keys, the field names of rag-eval-node-ts 0.3), both ways.
+"""JSON wire shapes of evaluation results (camelCase keys, the field names of rag-eval-node-ts
+0.3), both ways.
 
 The same shape is used for streamed JSON Lines, baseline files and ``assay eval --json``'s final
 line, so a stored result can be read back, resumed, replayed and compared.

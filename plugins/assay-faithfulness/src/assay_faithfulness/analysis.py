@@ -94,8 +94,9 @@ class SampleAnalysis:
 
     Attributes:
         sample: the analysed sample.
-        has_ground_truth: ``False`` when the ground truth is missing or the empty string (rag-eval-node-ts
-            treats both as "not provided"; a whitespace-only one counts as provided).
+        has_ground_truth: ``False`` when the ground truth is missing or the empty string
+            (rag-eval-node-ts treats both as "not provided"; a whitespace-only one counts as
+            provided).
     """
 
     def __init__(self, sample: assay.EvalSample) -> None:

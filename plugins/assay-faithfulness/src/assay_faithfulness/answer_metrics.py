@@ -1,6 +1,6 @@
-"""The answer-side metrics compatible with rag-eval-node-ts 0.3: faithfulness, answer relevance, answer correctness and
-hallucination rate. Formulas, cut-offs and wording follow the reference exactly (see
-docs/metrics.md)."""
+"""The answer-side metrics compatible with rag-eval-node-ts 0.3: faithfulness, answer relevance,
+answer correctness and hallucination rate. Formulas, cut-offs and wording follow the reference
+exactly (see docs/metrics.md)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
 """claim_support: a metric of our own design (not in rag-eval-node-ts), for hallucination detection.
 
-The rag-eval-node-ts answer-side metrics compare an answer with its contexts by overlap ratios that grow
-with the answer's length and shrink with the context's, so a short correct answer ("Delhi")
-scores lower than a long invented sentence that repeats the question. On HaluEval QA they rank
-right answers *below* hallucinated ones (AUROC 0.16-0.28). claim_support instead asks, for each
-claim of the answer, whether the contexts say it:
+The rag-eval-node-ts answer-side metrics compare an answer with its contexts by overlap ratios
+that grow with the answer's length and shrink with the context's, so a short correct answer
+("Delhi") scores lower than a long invented sentence that repeats the question. On HaluEval QA
+they rank right answers *below* hallucinated ones (AUROC 0.16-0.28). claim_support instead asks,
+for each claim of the answer, whether the contexts say it:
 
 1. Claims are the answer's sentences. Their *content tokens* are the tokens that are not
    function words (articles, auxiliaries, pronouns, prepositions, "yes"/"no": see

@@ -1,5 +1,6 @@
-"""The retrieval-side metrics compatible with rag-eval-node-ts 0.3: context precision, context recall and context
-relevance. Formulas, cut-offs and wording follow the reference exactly (see docs/metrics.md)."""
+"""The retrieval-side metrics compatible with rag-eval-node-ts 0.3: context precision, context
+recall and context relevance. Formulas, cut-offs and wording follow the reference exactly (see
+docs/metrics.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Heuristic tuning options (rag-eval-node-ts 0.3 ``HeuristicOptions``), read from ``options["heuristic"]``."""
+"""Heuristic tuning options (rag-eval-node-ts 0.3 ``HeuristicOptions``), read from
+``options["heuristic"]``."""
 
 from __future__ import annotations
 
