@@ -1,8 +1,9 @@
-"""Evaluation options: one validated record built from a mapping in snake_case or the camelCase keys of the
-JSON input format."""
+"""Evaluation options: one validated record built from a mapping in snake_case or the camelCase
+keys of the JSON input format."""
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Mapping
@@ -22,6 +23,7 @@ MODES = ("heuristic", "llm", "hybrid")
 _CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
 
 
+@functools.lru_cache(maxsize=4096)
 def snake_case(name: str) -> str:
     """``answerRelevance`` -> ``answer_relevance``; snake_case names are returned unchanged."""
     return _CAMEL.sub(r"_\1", name).lower()

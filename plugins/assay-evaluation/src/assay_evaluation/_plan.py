@@ -108,10 +108,22 @@ def _direct_metrics(ids: Sequence[Any]) -> dict[str, Any]:
 
 
 def _find(registry: Registry, kind: str, metric_id: str) -> str | None:
-    for candidate in dict.fromkeys((metric_id, snake_case(metric_id))):
-        if registry.has(kind, candidate):
-            return candidate
+    """``metric_id`` or its snake_case when ``registry.get(kind, ...)`` would find it.
+
+    A bare name that is not registered at all is answered from :meth:`Registry.names`, without
+    the failed lookup (which builds an error listing every name: most of a plan's cost when a
+    kind, such as ``llm-metric`` without assay-judges, has none of the ids)."""
+    names = registry.names(kind)
+    if _known(registry, kind, metric_id, names):
+        return metric_id
+    snake = snake_case(metric_id)
+    if snake != metric_id and _known(registry, kind, snake, names):
+        return snake
     return None
+
+
+def _known(registry: Registry, kind: str, name: str, names: list[str]) -> bool:
+    return (name in names or "/" in name) and registry.has(kind, name)
 
 
 def _unknown(metric_id: str, registry: Registry, path: str) -> AssayError:
@@ -196,8 +208,8 @@ def resolve_plan(
     ``metrics=None`` uses the registry's ``metric-set`` named ``default`` when registered, else
     every registered metric. An item of ``metrics`` may also be a :class:`~assay.Metric` object
     (any object with the protocol's members, no registration needed): it runs as given, in every
-    mode, and its ``id`` keys its result, threshold and weight. Routing per registered metric: ``metric_modes[id]`` when given (``"llm"``
-    needs an ``llm-metric`` of that id); else in ``llm`` mode the ``llm-metric`` of that id when
+    mode, and its ``id`` keys its result, threshold and weight. Routing per registered metric:
+    ``metric_modes[id]`` when given (``"llm"`` needs an ``llm-metric`` of that id); else in ``llm`` mode the ``llm-metric`` of that id when
     one is registered and the heuristic ``metric`` otherwise; in ``heuristic`` and ``hybrid``
     mode the heuristic ``metric`` (hybrid is heuristic plus the per-metric ``llm`` overrides).
 
