@@ -221,7 +221,8 @@ class OutputGateMonitor:
 
     def audit_trail(self) -> list[AuditEntry]:
         """The sealed chain's entries, oldest first."""
-        return self.chain.entries()
+        entries: list[AuditEntry] = self.chain.entries()
+        return entries
 
     def snapshot(self) -> dict[str, Any]:
         """The monitor's state as JSON (the chain itself lives in its own file): calibration,
