@@ -169,7 +169,8 @@ def test_plugins_lists_core_plugins() -> None:
     assert records["retrieval"]["registered"] == ["dimension:retrieval", "dimension:consistency"]
     assert all(r["status"] == "ok" for r in records.values()), records
     # the scorecard job is a plugin of its own: it registers the action policy and presets
-    assert records["scorecard"]["registered"] == [
+    # (and whatever else it contributes, an MCP tool say)
+    assert records["scorecard"]["registered"][:4] == [
         "policy:threshold-action",
         "preset:legacy-v0.2",
         "preset:balanced-v0.3",

@@ -133,7 +133,7 @@ def test_to_wire_handles_every_scorecard_record() -> None:
 def test_eval_sample_refuses_a_bare_string_as_contexts() -> None:
     with pytest.raises(assay.AssayError) as caught:
         assay.EvalSample(question="q", answer="a", contexts="one passage")  # type: ignore[arg-type]
-    assert (caught.value.code, caught.value.path) == ("INVALID_CONTEXTS", "contexts")
+    assert (caught.value.code, caught.value.path) == ("INVALID_INPUT", "contexts")
     assert assay.EvalSample(question="q", answer="a", contexts=["p"]).contexts == ("p",)
 
 
