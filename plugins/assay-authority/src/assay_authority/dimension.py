@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import assay
@@ -28,6 +29,7 @@ DEFAULT_TIERS: tuple[Mapping[str, Any], ...] = (
 )
 
 UNCLASSIFIED_RANK = 99
+UNCLASSIFIED = "authority-unclassified"
 MAX_POINTS = 20
 DEFAULT_TOP_K = 5
 _BEST = "best"
@@ -53,6 +55,8 @@ def rank_points(rank: float) -> int:
 
 def _number(value: Any) -> float:
     """JavaScript's numeric reading of a provided value: ``null`` is 0, a non-number is NaN."""
+    if type(value) is float:
+        return value
     if value is None:
         return 0.0
     if isinstance(value, int | float):
@@ -101,8 +105,32 @@ class AuthorityDimension(assay.Dimension):
     default_weight = float(MAX_POINTS)
     extension = True
     check_order = 50
+    reads = frozenset(
+        {
+            "candidates",
+            "candidates[].combinedScore",
+            "candidates[].documentType",
+            "candidates[].authorityRank",
+            "candidates[].isAmendment",
+        }
+    )
+    missing_signals = MappingProxyType({UNCLASSIFIED: "authorityRanks"})
 
     config_activated = True  # is_active reads the config only: asked once per scorer
+
+    def __init__(self) -> None:
+        # (keyword, rank) pairs per tiers object (kept, so that its id stays valid)
+        self._keywords: dict[int, tuple[Any, list[tuple[str, float]]]] = {}
+
+    def _keyword_ranks(self, tiers: Sequence[Mapping[str, Any]]) -> list[tuple[str, float]]:
+        hit = self._keywords.get(id(tiers))
+        if hit is not None and hit[0] is tiers:
+            return hit[1]
+        pairs = _keyword_ranks(tiers)
+        if len(self._keywords) >= 1024:
+            self._keywords.clear()  # atomic: safe beside other threads
+        self._keywords[id(tiers)] = (tiers, pairs)
+        return pairs
 
     def is_active(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> bool:
         """Active when the ``authority`` config key is present (``{}`` suffices)."""
@@ -139,7 +167,9 @@ class AuthorityDimension(assay.Dimension):
         if top_k is None:
             top_k = DEFAULT_TOP_K
         candidates = inputs.get("candidates")
-        if not isinstance(candidates, Sequence) or isinstance(candidates, str):
+        if type(candidates) is not list and (
+            not isinstance(candidates, Sequence) or isinstance(candidates, str)
+        ):
             raise assay.AssayError(
                 "MALFORMED_INPUT", "candidates must be a list of candidates.", "candidates"
             )
@@ -160,9 +190,10 @@ class AuthorityDimension(assay.Dimension):
             aggregation = _WEIGHTED
 
         scores = [_number(c.get("combinedScore")) for c in candidates]
-        order = sorted(range(len(candidates)), key=lambda i: -scores[i])  # stable, best first
+        negated = [-score for score in scores]
+        order = sorted(range(len(candidates)), key=negated.__getitem__)  # stable, best first
         order = order[: _slice_end(top_k, len(order))]
-        keyword_ranks = _keyword_ranks(tiers)
+        keyword_ranks = self._keyword_ranks(tiers)
         ranks: list[float] = []
         points: list[int] = []
         buckets: set[int] = set()
@@ -238,7 +269,7 @@ def _aggregate(
 
 def _unclassified_warning(unclassified: int, included: int) -> assay.ScoreWarning:
     return assay.ScoreWarning(
-        code="authority-unclassified",
+        code=UNCLASSIFIED,
         severity="warn",
         message=(
             f"{unclassified} of {included} included candidate(s) could not be classified into "

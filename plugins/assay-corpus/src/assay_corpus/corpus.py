@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import assay
@@ -23,6 +24,7 @@ MISSING_RELEVANT_TYPE_PENALTY = 3
 #: (minimum coverage ratio, points), first match wins; below 0.2 (and NaN) scores 0.
 COVERAGE_STEPS: tuple[tuple[float, int], ...] = ((1, 15), (0.8, 12), (0.6, 9), (0.4, 5), (0.2, 2))
 _COUNT_PATH = "corpusTypeCount"
+MISSING_COUNT = "missing-corpus-count"
 
 
 def coverage_points(ratio: float) -> int:
@@ -67,6 +69,8 @@ class CorpusDimension(ReadinessDimension):
 
     name = "corpus"
     check_order = 20
+    reads = frozenset({"corpusTypeCount", "presentTypes", "missingTypes", "missingRelevantType"})
+    missing_signals = MappingProxyType({MISSING_COUNT: "corpusTypes"})
 
     def validate_config(self, config: Mapping[str, Any]) -> None:
         """RULES.md section 14 for ``corpus``: ``expectedTypeCount`` or ``expectedTypes`` given,
@@ -204,5 +208,5 @@ def _coverage_sentence(base: int, count: Any, expected: int) -> str:
 
 def _missing_count(message: str) -> assay.ScoreWarning:
     return assay.ScoreWarning(
-        code="missing-corpus-count", severity="warn", message=message, path=_COUNT_PATH
+        code=MISSING_COUNT, severity="warn", message=message, path=_COUNT_PATH
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import assay
@@ -27,6 +28,7 @@ DEFAULTS: Mapping[str, Any] = {
     "maxFailedIngestionsForFullScore": 0,
     "requireAclFilterConfirmation": True,
 }
+INCOMPLETE = "index-integrity-incomplete"
 RATIO_FIELDS = ("sourceVersionMatchRatio", "staleIndexedDocumentRatio")
 COUNT_FIELDS = ("failedIngestionCount", "deletedSourceLeakageCount")
 #: The seven inputs in diagnostics order, with the value shown when one is not provided.
@@ -60,7 +62,37 @@ def _warning(code: str, field: str, message: str, severity: str = "warn") -> ass
 
 
 def _incomplete(field: str, message: str | None = None) -> assay.ScoreWarning:
-    return _warning("index-integrity-incomplete", field, message or f"{field} was not provided.")
+    if message is None:
+        known = _INCOMPLETE.get(field)
+        if known is None:
+            known = _INCOMPLETE[field] = _warning(INCOMPLETE, field, f"{field} was not provided.")
+        return known
+    return _warning(INCOMPLETE, field, message)
+
+
+# warnings are immutable records: the fixed ones are built once
+_INCOMPLETE: dict[str, assay.ScoreWarning] = {}
+_EMBEDDING_INCOMPLETE = _warning(
+    INCOMPLETE,
+    "expectedEmbeddingModelVersion",
+    "Embedding model version information is incomplete.",
+)
+_EMBEDDING_MISMATCH = _warning(
+    "embedding-version-mismatch",
+    "actualEmbeddingModelVersion",
+    "Actual embedding model version does not match the expected index version.",
+)
+_ACL_UNCONFIRMED = _warning(
+    "acl-filter-unconfirmed",
+    "aclFilterConfirmed",
+    "ACL or tenant filter confirmation was not provided.",
+)
+_LEAKAGE = _warning(
+    "deleted-source-leakage",
+    "deletedSourceLeakageCount",
+    "Deleted source content appears in retrieval results.",
+    severity="error",
+)
 
 
 def _number(value: Any) -> float:
@@ -89,6 +121,8 @@ class IndexIntegrityDimension(ReadinessDimension):
 
     name = "indexIntegrity"
     check_order = 40
+    reads = frozenset({"indexIntegrity"})
+    missing_signals = MappingProxyType({INCOMPLETE: "indexIntegrity"})
 
     def validate_config(self, config: Mapping[str, Any]) -> None:
         """RULES.md section 14 for ``indexIntegrity``: ``maxFailedIngestionsForFullScore`` a
@@ -159,21 +193,10 @@ class IndexIntegrityDimension(ReadinessDimension):
         actual_version = signals.get("actualEmbeddingModelVersion")
         if expected_version is None or actual_version is None:
             embedding = 2
-            warnings.append(
-                _incomplete(
-                    "expectedEmbeddingModelVersion",
-                    "Embedding model version information is incomplete.",
-                )
-            )
+            warnings.append(_EMBEDDING_INCOMPLETE)
         elif expected_version != actual_version:
             embedding = 0
-            warnings.append(
-                _warning(
-                    "embedding-version-mismatch",
-                    "actualEmbeddingModelVersion",
-                    "Actual embedding model version does not match the expected index version.",
-                )
-            )
+            warnings.append(_EMBEDDING_MISMATCH)
         else:
             embedding = 4
 
@@ -192,23 +215,10 @@ class IndexIntegrityDimension(ReadinessDimension):
         )
         acl = 2 if signals.get("aclFilterConfirmed") is True else 0
         if not acl and settings["requireAclFilterConfirmation"]:
-            warnings.append(
-                _warning(
-                    "acl-filter-unconfirmed",
-                    "aclFilterConfirmed",
-                    "ACL or tenant filter confirmation was not provided.",
-                )
-            )
+            warnings.append(_ACL_UNCONFIRMED)
         leakage = _scored(signals, "deletedSourceLeakageCount", warnings, _leakage_points)
         if leakage == 0 and _number(signals.get("deletedSourceLeakageCount")) > 0:
-            warnings.append(
-                _warning(
-                    "deleted-source-leakage",
-                    "deletedSourceLeakageCount",
-                    "Deleted source content appears in retrieval results.",
-                    severity="error",
-                )
-            )
+            warnings.append(_LEAKAGE)
 
         points = (embedding, source_match, staleness, ingestion, acl, leakage)
         components = {key: pts for (key, _, _), pts in zip(_LABELS, points, strict=True)}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
+from types import MappingProxyType
 from typing import Any
 
 import assay
@@ -33,6 +34,7 @@ DEFAULTS: Mapping[str, Any] = {
 _DAYS_PER_MONTH = 30
 MS_PER_DAY = 86_400_000
 _MISSING_DATES_PATH = "candidates[].lastUpdated"
+MISSING_DATES = "missing-freshness-dates"
 _NO_DATES = (
     "No lastUpdated dates provided on candidates. Supply Candidate.lastUpdated to enable "
     "freshness scoring."
@@ -80,6 +82,8 @@ class FreshnessDimension(assay.Dimension):
     default_weight = MAX_POINTS
     extension = True
     check_order = 10
+    reads = frozenset({"candidates", "candidates[].lastUpdated"})
+    missing_signals = MappingProxyType({MISSING_DATES: "freshnessDates"})
 
     def __init__(self, clock: Callable[[], datetime] | None = None) -> None:
         self._clock = clock
@@ -243,7 +247,7 @@ def _candidates(inputs: Mapping[str, Any]) -> Sequence[Mapping[str, Any]]:
 
 def _missing_dates(message: str) -> assay.ScoreWarning:
     return assay.ScoreWarning(
-        code="missing-freshness-dates", severity="warn", message=message, path=_MISSING_DATES_PATH
+        code=MISSING_DATES, severity="warn", message=message, path=_MISSING_DATES_PATH
     )
 
 

@@ -6,6 +6,7 @@ Seed 000, "Dimension 1"; exact rules in RULES.md section 3 beside the conformanc
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import assay
@@ -13,6 +14,7 @@ from assay.jsmath import js_number, round_to
 from assay_scorecard.signals import DOCUMENTS_SILENT, claim_support_problem, is_number, js_truthy
 
 MAX_POINTS = 30.0
+_ABSENT = object()
 _BASE = {"high": 30, "medium": 13}
 _CEILINGS = {"inferential": 24, "multi-hop": 18, "comparative": 16}
 _SUPPORT_BANDS = ((0.9, 0), (0.7, -3), (0.5, -7))
@@ -61,9 +63,24 @@ class Grounding(assay.Dimension):
     max_points = MAX_POINTS
     default_weight = MAX_POINTS
     extension = False
+    reads = frozenset(
+        {
+            "documentsSilent",
+            "supportLevel",
+            "ambiguityNotes",
+            "requiresExpertReview",
+            "externalConstraintNote",
+            "hasConflict",
+            "queryComplexity",
+            "claimSupport",
+            "faithfulnessScore",
+            "invalidCitationCount",
+            "citationCoverageScore",
+            "citationCount",
+        }
+    )
+    missing_signals = MappingProxyType({MISSING_FAITHFULNESS.code: "faithfulnessScore"})
 
-    # The reference implementation. _speedups.pyx holds its compiled twin, which replaces it on
-    # the class when built (end of this module): change both, tests/test_speedups.py compares them.
     def score(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> assay.DimensionScore:
         if inputs.get("documentsSilent") is True:
             return assay.dimension_score(
@@ -127,16 +144,22 @@ class Grounding(assay.Dimension):
             claim_score = supported / total
             diagnostics["claimSupportScore"] = round_to(claim_score, 4)
 
-        faithfulness = inputs.get("faithfulnessScore")
-        if "faithfulnessScore" in inputs:
+        faithfulness = inputs.get("faithfulnessScore", _ABSENT)
+        if faithfulness is _ABSENT:
+            faithfulness = None
+        else:
             diagnostics["faithfulnessScore"] = faithfulness
-        candidates: list[Any] = [v for v in (faithfulness, claim_score) if is_number(v)]
-        if candidates:
-            effective = (
-                candidates[0]
-                if len(candidates) == 1
-                else _js_min(float(candidates[0]), float(candidates[1]))
-            )
+            if not is_number(faithfulness):
+                faithfulness = None
+        # the effective support score: the smaller of the two signals given (claim_score is a
+        # quotient: a number whenever it is set)
+        if faithfulness is not None or claim_score is not None:
+            if claim_score is None:
+                effective = faithfulness
+            elif faithfulness is None:
+                effective = claim_score
+            else:
+                effective = _js_min(float(faithfulness), claim_score)
             diagnostics["effectiveSupportScore"] = round_to(effective, 4)
             penalty = _support_penalty(effective)
             if penalty:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import assay
@@ -38,6 +39,23 @@ class AnswerRelevance(assay.Dimension):
     max_points = MAX_POINTS
     default_weight = MAX_POINTS
     check_order = 30
+    reads = frozenset({"answerRelevanceScore"})
+    missing_signals = MappingProxyType({MISSING_RELEVANCE.code: "answerRelevanceScore"})
+
+    def __init__(self) -> None:
+        # resolved bands per configured scoreBands object (kept, so that its id stays valid)
+        self._bands_cache: dict[int, tuple[Any, dict[str, float]]] = {}
+
+    def _bands(self, overrides: Any) -> dict[str, float]:
+        hit = self._bands_cache.get(id(overrides))
+        if hit is not None and hit[0] is overrides:
+            return hit[1]
+        bands = resolve_score_bands(overrides, "relevance.scoreBands", DEFAULT_BANDS)
+        cache = self._bands_cache
+        if len(cache) >= 1024:
+            cache.clear()  # atomic: safe beside other threads
+        cache[id(overrides)] = (overrides, bands)
+        return bands
 
     def is_active(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> bool:
         return "answerRelevanceScore" in inputs or _section(config).get("required") is True
@@ -54,8 +72,6 @@ class AnswerRelevance(assay.Dimension):
             return [MISSING_RELEVANCE]
         return []
 
-    # The reference implementation. _speedups.pyx holds its compiled twin, which replaces it on
-    # the class when built (end of this module): change both, tests/test_speedups.py compares them.
     def score(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> assay.DimensionScore:
         if "answerRelevanceScore" not in inputs:
             return assay.dimension_score(
@@ -68,9 +84,7 @@ class AnswerRelevance(assay.Dimension):
                 uncapped_raw=0,
                 warnings=[MISSING_RELEVANCE],
             )
-        bands = resolve_score_bands(
-            _section(config).get("scoreBands"), "relevance.scoreBands", DEFAULT_BANDS
-        )
+        bands = self._bands(_section(config).get("scoreBands"))
         value = inputs["answerRelevanceScore"]
         number = (
             0.0 if value is None else float(value) if isinstance(value, int | float) else math.nan

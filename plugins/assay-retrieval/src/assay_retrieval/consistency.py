@@ -6,6 +6,7 @@ Seed 000, "Dimension 3"; exact rules in RULES.md section 5.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import assay
@@ -41,6 +42,10 @@ class EvidenceConsistency(assay.Dimension):
     max_points = MAX_POINTS
     default_weight = MAX_POINTS
     extension = False
+    reads = frozenset(
+        {"candidates", "candidates[].combinedScore", "hasConflict", "conflictingCandidateCount"}
+    )
+    missing_signals = MappingProxyType({MISSING_CONFLICT.code: "conflictSignal"})
 
     def score(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> assay.DimensionScore:
         candidates = inputs["candidates"]
@@ -62,7 +67,12 @@ class EvidenceConsistency(assay.Dimension):
                 0.0,
             )
         else:
-            std = population_std([_combined(c) for c in candidates])
+            combined = []
+            for candidate in candidates:
+                value = candidate.get("combinedScore")
+                kind = type(value)
+                combined.append(value if kind is float or kind is int else _combined(candidate))
+            std = population_std(combined)
             stability, word = _stability(std)
             std_text = f"Score std dev {std:.3f} — {word} retrieval stability."
 

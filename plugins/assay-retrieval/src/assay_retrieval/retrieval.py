@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import attrs
@@ -16,6 +17,8 @@ from assay.jsmath import js_number, round_to
 from assay_scorecard.signals import MISSING_CANDIDATES, is_finite_number, resolve_score_bands
 
 MAX_POINTS = 25.0
+_ABSENT = object()
+_SAFE_INT = 1 << 53
 DEFAULT_BANDS = {"full": 0.80, "high": 0.65, "medium": 0.50, "low": 0.35}
 
 SINGLE_METHOD = assay.ScoreWarning(
@@ -142,25 +145,21 @@ def _combined(candidate: Mapping[str, Any]) -> float:
 
 
 def population_std(values: list[float]) -> float:
-    """Population standard deviation, summing in the given order (as the reference does).
+    """Population standard deviation, summing left to right as the reference does (not with
+    ``sum``, which compensates rounding on Python 3.12+).
 
-    A square beyond binary64 is Infinity, as in JavaScript (Python's ``**`` would raise
-    OverflowError on it; combined scores far outside 0-1 are only warned about).
+    A square beyond binary64 is Infinity, as in JavaScript.
     """
     n = len(values)
-    mean = sum(values) / n
-    try:
-        squares = sum([(v - mean) ** 2 for v in values])
-    except OverflowError:
-        squares = sum([_js_square(v - mean) for v in values])
+    total = 0.0
+    for value in values:
+        total += value
+    mean = total / n
+    squares = 0.0
+    for value in values:
+        deviation = value - mean
+        squares += deviation * deviation  # x * x overflows to inf where x ** 2 would raise
     return math.sqrt(squares / n)
-
-
-def _js_square(x: float) -> float:
-    try:
-        return x**2
-    except OverflowError:
-        return math.inf
 
 
 class RetrievalConfidence(assay.Dimension):
@@ -172,6 +171,18 @@ class RetrievalConfidence(assay.Dimension):
     max_points = MAX_POINTS
     default_weight = MAX_POINTS
     extension = False
+    reads = frozenset(
+        {
+            "candidates",
+            "candidates[].retrievalScores",
+            "candidates[].combinedScore",
+            "candidates[].documentId",
+            "candidates[].extractionQuality",
+            "candidates[].contentHash",
+            "candidates[].rank",
+        }
+    )
+    missing_signals = MappingProxyType({MISSING_CANDIDATES.code: "candidates"})
 
     def __init__(self) -> None:
         # resolved settings per config section object; the section is kept so its id stays valid
@@ -181,15 +192,17 @@ class RetrievalConfidence(assay.Dimension):
         RetrievalSettings.from_config(config)
 
     def settings(self, config: Mapping[str, Any]) -> RetrievalSettings:
-        """The resolved settings for ``config`` (memoized per config section, 64 at most)."""
+        """The resolved settings for ``config`` (memoized per config section object, the
+        1024 most recently resolved)."""
         section = config.get("retrieval")
         hit = self._settings_cache.get(id(section))
         if hit is not None and hit[0] is section:
             return hit[1]
         settings = RetrievalSettings.from_config(config)
-        if len(self._settings_cache) >= 64:
-            self._settings_cache.clear()
-        self._settings_cache[id(section)] = (section, settings)
+        cache = self._settings_cache
+        if len(cache) >= 1024:
+            cache.clear()  # atomic: safe beside other threads
+        cache[id(section)] = (section, settings)
         return settings
 
     def score(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> assay.DimensionScore:
@@ -225,28 +238,47 @@ class RetrievalConfidence(assay.Dimension):
         valid_ranks: list[float] = []
         confirmed = single = 0
         for candidate in candidates:
-            combined.append(_combined(candidate))
+            value = candidate.get("combinedScore")
+            kind = type(value)
+            combined.append(value if kind is float or kind is int else _combined(candidate))
             scores = candidate["retrievalScores"]
             if len(scores) < 2:
                 single += 1
             confirming = 0
-            for method, value in scores.items():
-                if value is None:
-                    value = 0
-                kind = type(value)
-                if (kind is float or kind is int or isinstance(value, int | float)) and value > (
-                    thresholds.get(method, default_threshold) if thresholds else default_threshold
-                ):
-                    confirming += 1
+            if thresholds:
+                for method, value in scores.items():
+                    if value is None:
+                        value = 0
+                    kind = type(value)
+                    if (kind is float or kind is int or isinstance(value, int | float)) and (
+                        value > thresholds.get(method, default_threshold)
+                    ):
+                        confirming += 1
+            else:
+                for value in scores.values():
+                    kind = type(value)
+                    if kind is float or kind is int:
+                        if value > default_threshold:
+                            confirming += 1
+                    elif value is None:
+                        if 0 > default_threshold:
+                            confirming += 1
+                    elif isinstance(value, int | float) and value > default_threshold:
+                        confirming += 1
             if confirming >= min_confirmed:
                 confirmed += 1
-            if "documentId" in candidate:
-                document_ids.add(candidate["documentId"])
-            if "contentHash" in candidate:
-                hashes.append(candidate["contentHash"])
+            document_id = candidate.get("documentId", _ABSENT)
+            if document_id is not _ABSENT:
+                document_ids.add(document_id)
+            content_hash = candidate.get("contentHash", _ABSENT)
+            if content_hash is not _ABSENT:
+                hashes.append(content_hash)
             rank = candidate.get("rank")
-            if rank is not None and _is_valid_rank(rank):
-                valid_ranks.append(rank)
+            if rank is not None:
+                if type(rank) is int and 0 < rank < _SAFE_INT:
+                    valid_ranks.append(rank)
+                elif _is_valid_rank(rank):
+                    valid_ranks.append(rank)
         agreement = 15 if confirmed >= 3 else 12 if confirmed == 2 else 8 if confirmed == 1 else 3
         if single == n and min_confirmed > 1:
             warnings.append(SINGLE_METHOD)

@@ -2,17 +2,34 @@
 
 A :class:`Scorer` is built once from a config (validated then) and a composition (dimension
 objects in order, weights, a policy); :meth:`Scorer.compute` then scores one input with plain
-function calls, no registry or hook lookups.
+function calls, no registry or hook lookups. :func:`compute_confidence` keeps the scorers it
+builds in a bounded cache keyed by the config's canonical JSON and the registry's state, so a
+call with a config of its own costs a lookup, not a validation.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
+import copy
+import threading
+import types
+import typing
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, NamedTuple
 
-from assay import AssayError, Dimension, ErrorCode, Policy, Registry, default_registry
+import orjson
+
+from assay import (
+    AssayError,
+    Dimension,
+    ErrorCode,
+    Policy,
+    Registry,
+    ScoreWarning,
+    default_registry,
+)
 from assay.jsmath import js_round
+from assay_scorecard.input_checks import MISSING_SIGNALS as _CHECKS_MISSING_SIGNALS
 from assay_scorecard.input_checks import check_common_inputs
 from assay_scorecard.policy import ScorecardEvidence
 from assay_scorecard.presets import DEFAULT_PRESET, Preset
@@ -21,7 +38,6 @@ from assay_scorecard.signals import is_finite_number
 from assay_scorecard.types import (
     Scorecard,
     ScorecardMeta,
-    ScoreWarning,
     ScoringConfig,
     ScoringInputs,
     TierResult,
@@ -31,6 +47,7 @@ from assay_scorecard.wire import scoring_config_to_wire, scoring_inputs_to_wire
 __all__ = [
     "ALGORITHM_VERSION",
     "SCHEMA_VERSION",
+    "SCORER_CACHE_SIZE",
     "Scorer",
     "compute_confidence",
     "create_scorer",
@@ -40,20 +57,13 @@ __all__ = [
 
 ALGORITHM_VERSION = "0.3.0"
 SCHEMA_VERSION = "0.3"
+SCORER_CACHE_SIZE = 1024
+"""How many scorers :func:`compute_confidence` keeps (least recently used dropped first)."""
 
 _TIER2_LABELS = ((85, "Complete", "green"), (65, "Good", "amber"), (40, "Partial", "orange"))
 _NOT_ADDRESSED = TierResult(0, "Not Addressed", "gray")
-
-_MISSING_SIGNAL_OF = {
-    "missing-candidates": "candidates",
-    "missing-answer-relevance": "answerRelevanceScore",
-    "missing-faithfulness": "faithfulnessScore",
-    "missing-conflict-signal": "conflictSignal",
-    "missing-freshness-dates": "freshnessDates",
-    "missing-corpus-count": "corpusTypes",
-    "authority-unclassified": "authorityRanks",
-    "index-integrity-incomplete": "indexIntegrity",
-}
+_REQUIRED_SIGNAL_MISSING = "required-signal-missing"
+_DIMENSION_ATTRIBUTES = ("name", "tier", "max_points", "default_weight")
 
 
 def label_for(score: float) -> tuple[str, str]:
@@ -75,16 +85,47 @@ def tier2_label_for(score: float) -> tuple[str, str]:
     return "Thin", "red"
 
 
-def _clamp_percent(value: float) -> float:
-    if math.isnan(value):
-        return value
-    return min(100.0, max(0.0, value))
+class _Tier:
+    """A tier's result from its weighted points: ``round(scaled / weight * 100)`` and the label.
+
+    A tier score is a whole number, 0 to 100 for valid inputs, so each :class:`TierResult` (an
+    immutable record) is built once per score and shared.
+    """
+
+    __slots__ = ("_known", "_labeller")
+
+    def __init__(self, labeller: Callable[[float], tuple[str, str]]) -> None:
+        self._labeller = labeller
+        self._known: dict[float, TierResult] = {}
+
+    def __call__(self, scaled: float, weight: float) -> TierResult:
+        score = js_round(scaled / weight * 100)
+        tier = self._known.get(score)
+        if tier is None:
+            label, color = self._labeller(score)
+            tier = TierResult(score, label, color)
+            if score == score and len(self._known) < 1024:  # NaN is never found: not kept
+                self._known[score] = tier
+        return tier
 
 
-def _tier(scaled: float, weight: float, labeller: Any) -> TierResult:
-    score = js_round(scaled / weight * 100)
-    label, color = labeller(score)
-    return TierResult(score, label, color)
+_tier1 = _Tier(label_for)
+_tier2 = _Tier(tier2_label_for)
+
+
+class _Active(NamedTuple):
+    """What scoring needs for one set of active dimensions (composition order)."""
+
+    steps: tuple[tuple[Callable[..., Any], str, float, bool], ...]
+    """(score method, name, weight, counts in tier 1) per dimension"""
+    checks: tuple[Callable[..., Sequence[ScoreWarning]], ...]
+    """their own input checks, in check order"""
+    names: tuple[str, ...]
+    extensions: tuple[str, ...]
+    weights: dict[str, float]
+    max_possible: float
+    t1_weight: float
+    t2_weight: float
 
 
 class Scorer:
@@ -95,11 +136,16 @@ class Scorer:
 
     :param config: wire-shape config (camelCase keys) or a :class:`ScoringConfig`.
     :param dimensions: Dimension objects in composition order (output, weights and totals follow
-        this order).
+        this order): any object with the protocol's members; the optional ``is_active``,
+        ``validate_config``, ``check_inputs``, ``extension``, ``check_order``,
+        ``config_activated`` and ``missing_signals`` are read with their documented defaults.
     :param policy: decides the action from :class:`ScorecardEvidence`; it is configured with the
         config's ``actionPolicy`` when it has a ``configure`` method.
     :param preset: the preset whose signal policy applies.
-    :raises AssayError: ``INVALID_CONFIG`` (with the field path) for an invalid config.
+    :raises AssayError: ``INVALID_CONFIG`` (with the field path) for an invalid config, or for a
+        policy whose ``evidence_type`` is not :class:`ScorecardEvidence`;
+        ``INVALID_PLUGIN_OBJECT`` for a dimension or policy given as a class, or lacking a member
+        of its protocol.
     """
 
     def __init__(
@@ -119,6 +165,8 @@ class Scorer:
                 wire.setdefault(key, value)
         self.config: Mapping[str, Any] = wire
         self.preset = preset
+        for dimension in dimensions:
+            _check_dimension(dimension)
         self.dimensions: tuple[Dimension, ...] = tuple(dimensions)
         if not self.dimensions:
             raise AssayError(
@@ -131,39 +179,72 @@ class Scorer:
             raise AssayError(
                 ErrorCode.INVALID_CONFIG, f"a dimension appears twice in the composition: {names}"
             )
+        _check_policy(policy)
         for dimension in self.dimensions:
-            dimension.validate_config(wire)
+            validate = _own_method(dimension, "validate_config")
+            if validate is not None:
+                validate(wire)
         self.weights = self._resolve_weights(wire.get("weights"))
         configure = getattr(policy, "configure", None)
         self.policy: Policy = configure(wire.get("actionPolicy")) if configure else policy
         self.signal_policy = SignalPolicy.merged(preset, wire.get("signalPolicy"))
-        self._signal_policy_empty = self.signal_policy.is_empty
         self.strict = wire.get("validation") == "strict"
-        # dimensions with input checks of their own, in check order (the seed's V order)
-        self._checkers = sorted(
-            (d for d in self.dimensions if _has_own_checks(d)),
-            key=lambda d: getattr(d, "check_order", 1_000),
-        )
-        # per dimension that may take part: (object, name, weight, counts in tier 1, is an
-        # extension, always active); a config-activated one is asked now, once
-        plan = []
+        # warning code -> the input signal it says is missing: the scorecard's own codes, then
+        # what each dimension declares (the first to name a code keeps it)
+        missing_signal_of = dict(_CHECKS_MISSING_SIGNALS)
+        for dimension in self.dimensions:
+            for code, signal in getattr(dimension, "missing_signals", {}).items():
+                missing_signal_of.setdefault(code, signal)
+        self._signal_of = missing_signal_of
+        self.missing_signal_of: Mapping[str, str] = types.MappingProxyType(missing_signal_of)
+
+        # The plan, one entry per dimension that may take part: (dimension, is_active when it
+        # is asked per answer, else None). A config-activated dimension is asked now, once, and
+        # left out when inactive.
+        plan: list[tuple[Dimension, Callable[..., Any] | None]] = []
         for d in self.dimensions:
-            always = not _overrides(d, "is_active")
-            if not always and getattr(d, "config_activated", False):
-                if not d.is_active({}, wire):
+            is_active = _own_method(d, "is_active")
+            if is_active is not None and getattr(d, "config_activated", False):
+                if not is_active({}, wire):
                     continue
-                always = True
-            plan.append(
-                (
-                    d,
-                    d.name,
-                    self.weights[d.name],
-                    d.tier == 1,
-                    getattr(d, "extension", True),
-                    always,
-                )
-            )
+                is_active = None
+            plan.append((d, is_active))
         self._plan = tuple(plan)
+        self._askers = tuple(ask for _, ask in plan if ask is not None)
+        # what scoring needs per set of active dimensions, made when first needed
+        self._actives: dict[tuple[bool, ...], _Active] = {}
+        self._all = self._active(tuple(True for _ in self._askers))
+        self._evaluate = None if self.signal_policy.is_empty else self.signal_policy.evaluate
+        self._decide = self.policy.decide
+
+    def _active(self, asked: tuple[bool, ...]) -> _Active:
+        """The :class:`_Active` of the dimensions that take part when the asked ones answered
+        ``asked`` (in plan order)."""
+        answers = iter(asked)
+        dimensions = [d for d, ask in self._plan if ask is None or next(answers)]
+        weights = {d.name: self.weights[d.name] for d in dimensions}
+        max_possible = t1_weight = t2_weight = 0.0
+        for d in dimensions:  # summed in order, as the scaled points are
+            weight = weights[d.name]
+            max_possible += weight
+            if d.tier == 1:
+                t1_weight += weight
+            else:
+                t2_weight += weight
+        # input checks in check order (RULES.md 11, "V")
+        checkers = sorted(dimensions, key=lambda d: getattr(d, "check_order", 1_000))
+        active = _Active(
+            tuple((d.score, d.name, weights[d.name], d.tier == 1) for d in dimensions),
+            tuple(c for d in checkers if (c := _own_method(d, "check_inputs")) is not None),
+            tuple(weights),
+            tuple(d.name for d in dimensions if getattr(d, "extension", True)),
+            weights,
+            max_possible,
+            t1_weight,
+            t2_weight,
+        )
+        self._actives[asked] = active
+        return active
 
     def _resolve_weights(self, weights: Any) -> dict[str, float]:
         weights = weights or {}
@@ -188,56 +269,79 @@ class Scorer:
             ``INVALID_INPUT`` (path and message of the first input problem) in strict mode.
         """
         data = inputs if type(inputs) is dict else scoring_inputs_to_wire(inputs)
-        problems = check_common_inputs(data)  # raises MALFORMED_INPUT on broken structure
+        warnings = check_common_inputs(data)  # raises MALFORMED_INPUT on broken structure
         config = self.config
-        active = [entry for entry in self._plan if entry[5] or entry[0].is_active(data, config)]
-        if self._checkers:
-            active_names = {entry[1] for entry in active}
-            for dimension in self._checkers:
-                if dimension.name in active_names:
-                    problems.extend(dimension.check_inputs(data, config))
-        if self.strict and problems:
-            first = problems[0]
+        if self._askers:
+            asked = tuple([bool(ask(data, config)) for ask in self._askers])
+            active = self._actives.get(asked) or self._active(asked)
+        else:
+            active = self._all
+        for check in active.checks:
+            warnings.extend(check(data, config))
+        if warnings and self.strict:
+            first = warnings[0]
             raise AssayError(ErrorCode.INVALID_INPUT, first.message, first.path)
 
+        # every dimension's points, scaled to its weight, summed (in composition order) per tier
         scores: dict[str, Any] = {}
-        active_weights: dict[str, float] = {}
-        raw_total = max_possible = 0.0
-        t1_scaled = t1_weight = t2_scaled = t2_weight = 0.0
-        for dimension, name, weight, tier1_member, _, _ in active:
-            score = dimension.score(data, config)
+        raw_total = t1_scaled = t2_scaled = 0.0
+        for score_of, name, weight, tier1_member in active.steps:
+            score = score_of(data, config)
             scores[name] = score
             scaled = score.raw / score.max * weight
             raw_total += scaled
-            max_possible += weight
-            active_weights[name] = weight
             if tier1_member:
                 t1_scaled += scaled
-                t1_weight += weight
             else:
                 t2_scaled += scaled
-                t2_weight += weight
-        total = js_round(_clamp_percent(raw_total / max_possible * 100)) if max_possible else 0.0
-        outcome = self.signal_policy.evaluate(data)
+            if score.warnings:
+                warnings.extend(score.warnings)
+        max_possible = active.max_possible
+        if max_possible:
+            percent = raw_total / max_possible * 100
+            # clamped to 0-100; NaN passes through
+            total = js_round(100.0 if percent > 100 else 0.0 if percent < 0 else percent)
+        else:
+            total = 0.0
 
         documents_silent = data.get("documentsSilent") is True
         if documents_silent:
             tier1: TierResult | None = _NOT_ADDRESSED
-        elif t1_weight:
-            tier1 = _tier(t1_scaled, t1_weight, label_for)
+        elif active.t1_weight:
+            tier1 = _tier1(t1_scaled, active.t1_weight)
         else:
             tier1 = None
-        tier2 = _tier(t2_scaled, t2_weight, tier2_label_for) if t2_weight else None
+        tier2 = _tier2(t2_scaled, active.t2_weight) if active.t2_weight else None
 
-        warnings = _merge_warnings(problems, scores.values(), outcome.warnings)
-        decision = self.policy.decide(
+        # input problems, then each dimension's warnings, then the signal policy's; the first
+        # of identical (code, path, message) is kept
+        if self._evaluate is None:
+            abstain_missing: Sequence[str] = ()
+            review_missing: Sequence[str] = ()
+        else:
+            outcome = self._evaluate(data)
+            warnings.extend(outcome.warnings)
+            abstain_missing, review_missing = outcome.abstain_missing, outcome.review_missing
+        codes: list[str] = []
+        missing: dict[str, None] = {}
+        if warnings:
+            signal_of = self._signal_of
+            if len(warnings) > 1:
+                warnings = _unique(warnings)
+            for warning in warnings:
+                code = warning.code
+                codes.append(code)
+                signal = warning.path if code == _REQUIRED_SIGNAL_MISSING else signal_of.get(code)
+                if signal:
+                    missing[signal] = None
+        decision = self._decide(
             ScorecardEvidence(
                 total,
                 tier1.score if tier1 else total,
-                [w.code for w in warnings],
+                codes,
                 documents_silent,
-                outcome.abstain_missing,
-                outcome.review_missing,
+                abstain_missing,
+                review_missing,
             )
         )
         label, color = label_for(total)
@@ -255,11 +359,11 @@ class Scorer:
                 SCHEMA_VERSION,
                 raw_total,
                 max_possible,
-                tuple([entry[1] for entry in active if entry[4]]),
-                tuple(scores),
-                _missing_signals(warnings),
+                active.extensions,
+                active.names,
+                tuple(missing),
                 tuple(warnings),
-                active_weights,
+                dict(active.weights),
             ),
             decision.rule,
         )
@@ -276,48 +380,93 @@ class Scorer:
         return f"<Scorer preset={self.preset.name} dimensions=[{names}] policy={self.policy.name}>"
 
 
-def _overrides(dimension: Dimension, method_name: str) -> bool:
-    """Whether ``dimension`` has its own ``method_name`` rather than the protocol's default
-    (an object that does not subclass Dimension always counts as having its own)."""
-    method = getattr(type(dimension), method_name, None)
-    return method is not None and method is not getattr(Dimension, method_name)
-
-
-def _has_own_checks(dimension: Dimension) -> bool:
-    return _overrides(dimension, "check_inputs")
-
-
-def _merge_warnings(
-    problems: list[ScoreWarning],
-    scores: Iterable[Any],
-    policy_warnings: Sequence[ScoreWarning],
-) -> list[ScoreWarning]:
-    """Input problems, then each dimension's warnings, then the signal policy's; the first of
-    identical (code, path, message) is kept."""
-    merged: list[ScoreWarning] = []
+def _unique(warnings: list[ScoreWarning]) -> list[ScoreWarning]:
+    """``warnings`` without repeats: the first of identical (code, path, message) is kept."""
     seen: set[tuple[str, str, str]] = set()
-    groups = [problems, *(score.warnings for score in scores if score.warnings), policy_warnings]
-    for group in groups:
-        for warning in group:
-            key = (warning.code, warning.path, warning.message)
-            if key not in seen:
-                seen.add(key)
-                merged.append(warning)
-    return merged
-
-
-def _missing_signals(warnings: Sequence[ScoreWarning]) -> tuple[str, ...]:
-    signals: dict[str, None] = {}
+    unique = []
     for warning in warnings:
-        if warning.code == "required-signal-missing":
-            signals.setdefault(warning.path, None)
-        else:
-            name = _MISSING_SIGNAL_OF.get(warning.code)
-            if name:
-                signals.setdefault(name, None)
-    return tuple(signals)
+        key = (warning.code, warning.path, warning.message)
+        if key not in seen:
+            seen.add(key)
+            unique.append(warning)
+    return unique
 
 
+# ------------------------------------------------------------------ protocol checks
+def _own_method(obj: Any, name: str) -> Callable[..., Any] | None:
+    """``obj``'s method ``name`` when it has one of its own, or ``None`` when it has none or
+    inherits the :class:`~assay.Dimension` protocol's default (which does nothing)."""
+    method = getattr(obj, name, None)
+    if not callable(method):
+        return None
+    default = getattr(Dimension, name, None)
+    if default is not None and getattr(type(obj), name, None) is default:
+        return None
+    return method  # type: ignore[no-any-return]
+
+
+def _refuse_class(kind: str, obj: Any) -> None:
+    if isinstance(obj, type):
+        raise AssayError(
+            ErrorCode.INVALID_PLUGIN_OBJECT,
+            f"the {kind} {obj.__qualname__} is a class; pass an instance, e.g. "
+            f"{obj.__qualname__}()",
+        )
+
+
+def _check_dimension(dimension: Any) -> None:
+    _refuse_class("dimension", dimension)
+    missing = [name for name in _DIMENSION_ATTRIBUTES if not hasattr(dimension, name)]
+    if not callable(getattr(dimension, "score", None)):
+        missing.append("score()")
+    if missing:
+        raise AssayError(
+            ErrorCode.INVALID_PLUGIN_OBJECT,
+            f"{dimension!r} is not a Dimension: it lacks {', '.join(missing)}",
+        )
+
+
+def _check_policy(policy: Any) -> None:
+    """A policy must be an instance with ``decide`` whose ``evidence_type``, when it declares
+    one, accepts :class:`ScorecardEvidence` (absent, ``Any`` and ``object`` accept anything)."""
+    _refuse_class("policy", policy)
+    if not callable(getattr(policy, "decide", None)):
+        raise AssayError(
+            ErrorCode.INVALID_PLUGIN_OBJECT, f"{policy!r} is not a Policy: it lacks decide()"
+        )
+    wanted = getattr(policy, "evidence_type", None)
+    if _accepts_scorecard_evidence(wanted):
+        return
+    shown = getattr(wanted, "__qualname__", None) or repr(wanted)
+    raise AssayError(
+        ErrorCode.INVALID_CONFIG,
+        f"policy {getattr(policy, 'name', policy)!r} decides on {shown}, but a scorer gives its "
+        "policy ScorecardEvidence; use a policy whose evidence_type is ScorecardEvidence "
+        "(e.g. 'threshold-action')",
+        "policy",
+    )
+
+
+def _accepts_scorecard_evidence(wanted: Any) -> bool:
+    if wanted is None or wanted is Any or wanted is object:
+        return True
+    if isinstance(wanted, str):  # a short description naming the class
+        return wanted.rpartition(".")[2] == ScorecardEvidence.__name__
+    if typing.get_origin(wanted) in (typing.Union, types.UnionType):
+        return any(_accepts_scorecard_evidence(arg) for arg in typing.get_args(wanted))
+    if not isinstance(wanted, type):
+        return False
+    try:
+        return issubclass(ScorecardEvidence, wanted)
+    except TypeError:  # a protocol with data members: ScorecardEvidence must have them all
+        if not getattr(wanted, "_is_protocol", False):
+            return False
+        members = set(getattr(wanted, "__annotations__", {}))
+        members |= {n for n, v in vars(wanted).items() if callable(v) and not n.startswith("_")}
+        return all(hasattr(ScorecardEvidence, name) for name in members)
+
+
+# ------------------------------------------------------------------ building
 def _resolve_preset(registry: Registry, name: Any) -> Preset:
     if isinstance(name, str) and registry.has("preset", name):
         preset: Preset = registry.get("preset", name)
@@ -339,12 +488,15 @@ def create_scorer(
     :param config: wire-shape dict or :class:`ScoringConfig`; ``preset`` picks the preset
         (default ``"balanced-v0.3"``).
     :param dimensions: the composition, as registered names (``"grounding"`` or
-        ``"plugin/name"``) or Dimension objects; default: the preset's dimensions that are
-        installed (a dimension the config activates but no plugin provides is an error).
+        ``"plugin/name"``) or Dimension objects (instances, not classes); default: the preset's
+        dimensions that are installed (a dimension the config activates but no plugin provides
+        is an error).
     :param policy: a registered policy name or a Policy object; default ``"threshold-action"``.
+        Its ``evidence_type`` must accept :class:`ScorecardEvidence`.
     :param registry: where names are looked up; default :func:`assay.default_registry`.
-    :raises AssayError: ``INVALID_CONFIG`` for an invalid config, ``UNKNOWN_NAME`` for a
-        dimension or policy that is not registered.
+    :raises AssayError: ``INVALID_CONFIG`` for an invalid config or a policy that decides on
+        other evidence, ``UNKNOWN_NAME`` for a dimension or policy that is not registered,
+        ``INVALID_PLUGIN_OBJECT`` for a class given where an instance is needed.
     """
     registry = registry or default_registry()
     wire = scoring_config_to_wire(config)
@@ -370,15 +522,107 @@ def create_scorer(
     return Scorer(wire, resolved, policy_obj, preset)
 
 
+# ------------------------------------------------------------------ compute_confidence
+class _Built:
+    """A cache entry: the config it was built from, as JSON data, and the scorer or the error
+    building it raised (both follow from the config and the registry alone)."""
+
+    __slots__ = ("config", "error", "scorer")
+
+    def __init__(self, config: Any, scorer: Scorer | None, error: AssayError | None) -> None:
+        self.config = config
+        self.scorer = scorer
+        self.error = error
+
+
+_built: OrderedDict[tuple[Any, ...], _Built] = OrderedDict()
+_built_lock = threading.Lock()
+_JSON_TEXT = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+_NO_KINDS: Mapping[str, Any] = {}
+
+
+def _registry_state(registry: Registry) -> Any:
+    """What changes when a preset, dimension or policy is registered: the registry's
+    ``generation`` when it keeps one, else how many of those it holds (registrations are
+    only ever added)."""
+    generation = getattr(registry, "generation", None)
+    if generation is not None:
+        return generation
+    by_kind = getattr(registry, "_by_kind", None)
+    if type(by_kind) is not dict:
+        return len(registry)
+    get = by_kind.get
+    try:
+        return (
+            sum(map(len, get("preset", _NO_KINDS).values()))
+            + sum(map(len, get("dimension", _NO_KINDS).values()))
+            + sum(map(len, get("policy", _NO_KINDS).values()))
+        )
+    except RuntimeError:  # registered into while counted
+        return None
+
+
+def _cached_scorer(config: Any) -> Scorer:
+    """The scorer of ``config`` for the default registry, built once per distinct config.
+
+    The key is the config's JSON text (keys in the caller's order) and the registry's identity
+    and state. A hit also needs the config to equal what was cached, read back from that text:
+    so a config that is not plain JSON data (NaN, a tuple, an enum or a datetime in it) is
+    never served a scorer built for another, and changing a config dict later is safe.
+    """
+    registry = default_registry()
+    if config is None or type(config) is dict:
+        try:
+            text = orjson.dumps(config or {}, option=_JSON_TEXT)
+        except TypeError:  # not JSON data (orjson.JSONEncodeError is a TypeError)
+            text = None
+    else:
+        text = None
+    state = None if text is None else _registry_state(registry)
+    if state is None:
+        return create_scorer(config, registry=registry)
+    key = (registry, state, text)
+    entry = _built.get(key)
+    if entry is not None and entry.config == (config or {}):
+        try:  # noqa: SIM105 (contextlib.suppress costs more than the rest of a lookup)
+            _built.move_to_end(key)
+        except KeyError:  # dropped by another thread meanwhile
+            pass
+        if entry.scorer is not None:
+            return entry.scorer
+        raise copy.copy(entry.error)  # type: ignore[misc]
+    data = orjson.loads(text)  # type: ignore[arg-type]
+    if data != (config or {}):  # not plain JSON data: built as given, not kept
+        return create_scorer(config, registry=registry)
+    scorer: Scorer | None = None
+    error: AssayError | None = None
+    try:  # from the copy, which nothing else holds: the caller may change its config later
+        scorer = create_scorer(data, registry=registry)
+    except AssayError as exc:
+        error = exc
+    with _built_lock:
+        _built[key] = _Built(orjson.loads(text), scorer, copy.copy(error) if error else None)  # type: ignore[arg-type]
+        while len(_built) > SCORER_CACHE_SIZE:
+            _built.popitem(last=False)
+    if error is not None:
+        raise error
+    return scorer  # type: ignore[return-value]
+
+
 def compute_confidence(
     inputs: ScoringInputs | Mapping[str, Any],
     config: ScoringConfig | Mapping[str, Any] | None = None,
 ) -> Scorecard:
-    """Score one RAG answer with the default composition (seed 000 ``computeConfidence``).
+    """Score one RAG answer with the default composition (``computeConfidence`` of
+    transparent-confidence 0.3).
 
-    Equivalent to ``create_scorer(config).compute(inputs)``; build the scorer once with
-    :func:`create_scorer` when scoring many answers with one config.
+    The same as ``create_scorer(config).compute(inputs)``, but what building the scorer gives
+    is kept: the scorers (and config errors) of the last :data:`SCORER_CACHE_SIZE` distinct
+    configs, by the config's content at the time of the call (changing a config dict afterwards
+    is safe) and the default registry's state (a plugin registered since, or a new default
+    registry, builds anew). A config that is not a dict of plain JSON data (a
+    :class:`ScoringConfig`, a ``datetime`` or a NaN in it) is validated on every call.
 
     :raises AssayError: as :func:`create_scorer` and :meth:`Scorer.compute`.
     """
-    return create_scorer(config).compute(inputs)
+    return _cached_scorer(config).compute(inputs)

@@ -11,16 +11,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from assay import AssayError, ErrorCode
+from assay import AssayError, ErrorCode, ScoreWarning
 from assay_scorecard.signals import (
     DOCUMENTS_SILENT,
     MISSING_CANDIDATES,
     claim_support_problem,
     is_finite_number,
 )
-from assay_scorecard.types import ScoreWarning
 
-__all__ = ["check_common_inputs"]
+__all__ = ["MISSING_SIGNALS", "check_common_inputs"]
+
+MISSING_SIGNALS = {MISSING_CANDIDATES.code: "candidates"}
+"""Which missing input signal each warning code of these checks means (for
+``meta.missingSignals``; dimensions declare theirs as ``missing_signals``)."""
 
 _COMBINED = "Candidate combinedScore should be a finite number in the 0-1 range."
 _METHOD = "Retrieval method scores should be finite numbers in the 0-1 range."
@@ -35,6 +38,19 @@ def _in_unit_range(value: Any) -> bool:
 
 def _malformed(message: str, path: str | None = None) -> AssayError:
     return AssayError(ErrorCode.MALFORMED_INPUT, message, path)
+
+
+def _method_warnings(scores: Mapping[str, Any], index: int, warnings: list[ScoreWarning]) -> None:
+    for method, score in scores.items():
+        if not _in_unit_range(score):
+            warnings.append(
+                ScoreWarning(
+                    "input-out-of-range",
+                    "warn",
+                    _METHOD,
+                    f"candidates[{index}].retrievalScores.{method}",
+                )
+            )
 
 
 def check_common_inputs(inputs: Any) -> list[ScoreWarning]:
@@ -71,16 +87,10 @@ def check_common_inputs(inputs: Any) -> list[ScoreWarning]:
                     "input-out-of-range", "warn", _COMBINED, f"candidates[{index}].combinedScore"
                 )
             )
-        for method, score in scores.items():
+        for score in scores.values():
             if not (type(score) is float and 0 <= score <= 1) and not _in_unit_range(score):
-                warnings.append(
-                    ScoreWarning(
-                        "input-out-of-range",
-                        "warn",
-                        _METHOD,
-                        f"candidates[{index}].retrievalScores.{method}",
-                    )
-                )
+                _method_warnings(scores, index, warnings)
+                break
     if "claimSupport" in inputs:
         problem = claim_support_problem(inputs["claimSupport"])
         if problem:

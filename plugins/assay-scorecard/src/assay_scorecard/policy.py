@@ -13,7 +13,7 @@ from assay.jsmath import js_number, js_to_number
 __all__ = ["ScorecardEvidence", "ThresholdActionPolicy"]
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class ScorecardEvidence:
     """What the action policy decides on.
 
@@ -36,6 +36,28 @@ class ScorecardEvidence:
 
 def _tuple(value: Sequence[str]) -> tuple[str, ...]:
     return tuple(value)
+
+
+def _threshold_text(value: Any) -> str | None:
+    try:
+        return js_number(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+_TEXTS: dict[float, str] = {}
+
+
+def _text(number: Any) -> str:
+    """``js_number(number)``, remembered for the floats a scorecard total takes (0-100)."""
+    if type(number) is not float:
+        return js_number(number)
+    text = _TEXTS.get(number)
+    if text is None:
+        text = js_number(number)
+        if len(_TEXTS) < 4096 and number == number:
+            _TEXTS[number] = text
+    return text
 
 
 @attrs.frozen
@@ -74,6 +96,9 @@ class ThresholdActionPolicy:
     _thresholds: tuple[float, float, float, float] = attrs.field(init=False, repr=False, eq=False)
     _review_codes: frozenset[str] = attrs.field(init=False, repr=False, eq=False)
     _abstain_codes: frozenset[str] = attrs.field(init=False, repr=False, eq=False)
+    # the configured thresholds as text: (abstainBelow, requireTier1AtLeast, answerAt, reviewAt),
+    # None where js_number cannot write one (it then raises when that rule is reached)
+    _texts: tuple[str | None, ...] = attrs.field(init=False, repr=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
         resolve = object.__setattr__
@@ -85,6 +110,16 @@ class ThresholdActionPolicy:
                 js_to_number(self.require_tier1_at_least),
                 js_to_number(self.answer_at),
                 js_to_number(self.review_at),
+            ),
+        )
+        resolve(
+            self,
+            "_texts",
+            (
+                _threshold_text(self.abstain_below),
+                _threshold_text(self.require_tier1_at_least),
+                _threshold_text(self.answer_at),
+                _threshold_text(self.review_at),
             ),
         )
         resolve(self, "_review_codes", frozenset(self.review_on_warnings))
@@ -124,8 +159,9 @@ class ThresholdActionPolicy:
                 f"Required signal(s) missing matched abstainWhenMissing policy: {names}.",
                 {"signals": list(evidence.abstain_missing)},
             )
+        abstain_codes = self._abstain_codes
         for code in evidence.warning_codes:
-            if code in self._abstain_codes:
+            if code in abstain_codes:
                 return Decision(
                     "abstain",
                     "abstain-on-warning",
@@ -136,16 +172,16 @@ class ThresholdActionPolicy:
             return Decision(
                 "abstain",
                 "abstain-below",
-                f"Score {js_number(total)} is below abstainBelow threshold "
-                f"({js_number(self.abstain_below)}).",
+                f"Score {_text(total)} is below abstainBelow threshold "
+                f"({self._texts[0] or js_number(self.abstain_below)}).",
                 {"total": total, "abstainBelow": self.abstain_below},
             )
         if tier1 < tier1_floor:
             return Decision(
                 "review",
                 "tier1-floor",
-                f"Tier 1 score {js_number(tier1)} is below requireTier1AtLeast threshold "
-                f"({js_number(self.require_tier1_at_least)}).",
+                f"Tier 1 score {_text(tier1)} is below requireTier1AtLeast threshold "
+                f"({self._texts[1] or js_number(self.require_tier1_at_least)}).",
                 {"tier1": tier1, "requireTier1AtLeast": self.require_tier1_at_least},
             )
         if evidence.review_missing:
@@ -156,8 +192,9 @@ class ThresholdActionPolicy:
                 f"Required signal(s) missing matched reviewWhenMissing policy: {names}.",
                 {"signals": list(evidence.review_missing)},
             )
+        review_codes = self._review_codes
         for code in evidence.warning_codes:
-            if code in self._review_codes:
+            if code in review_codes:
                 return Decision(
                     "review",
                     "review-on-warning",
@@ -168,20 +205,22 @@ class ThresholdActionPolicy:
             return Decision(
                 "answer",
                 "answer-at",
-                f"Score {js_number(total)} meets answerAt threshold ({js_number(self.answer_at)}).",
+                f"Score {_text(total)} meets answerAt threshold "
+                f"({self._texts[2] or js_number(self.answer_at)}).",
                 {"total": total, "answerAt": self.answer_at},
             )
         if total >= review_at:
             return Decision(
                 "review",
                 "review-at",
-                f"Score {js_number(total)} meets reviewAt threshold ({js_number(self.review_at)}).",
+                f"Score {_text(total)} meets reviewAt threshold "
+                f"({self._texts[3] or js_number(self.review_at)}).",
                 {"total": total, "reviewAt": self.review_at},
             )
         return Decision(
             "abstain",
             "below-review-at",
-            f"Score {js_number(total)} is below reviewAt threshold "
-            f"({js_number(self.review_at)}) — abstaining.",
+            f"Score {_text(total)} is below reviewAt threshold "
+            f"({self._texts[3] or js_number(self.review_at)}) — abstaining.",
             {"total": total, "reviewAt": self.review_at},
         )

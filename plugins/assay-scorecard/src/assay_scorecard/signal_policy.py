@@ -7,10 +7,10 @@ from typing import Any
 
 import attrs
 
+from assay import ScoreWarning
 from assay.jsmath import js_number
 from assay_scorecard.presets import Preset
 from assay_scorecard.signals import timestamp_ms
-from assay_scorecard.types import ScoreWarning
 
 __all__ = ["NO_OUTCOME", "SignalPolicy", "SignalPolicyOutcome", "is_signal_missing"]
 

@@ -12,8 +12,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from assay import AssayError, ErrorCode
-from assay_scorecard.types import ScoreWarning
+from assay import AssayError, ErrorCode, ScoreWarning
 
 DOCUMENTS_SILENT = ScoreWarning(
     "documents-silent", "warn", "Source documents do not address this question.", "documentsSilent"
@@ -37,13 +36,25 @@ __all__ = [
 ]
 
 
+_BIG = 1 << 1000  # ints below this in magnitude are finite as doubles (math.isfinite is exact)
+
+
 def is_number(value: Any) -> bool:
     """JavaScript ``typeof value === "number"``: int or float, not bool."""
+    kind = type(value)
+    if kind is float or kind is int:
+        return True
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def is_finite_number(value: Any) -> bool:
     """A number that is neither NaN nor infinite."""
+    kind = type(value)
+    if kind is float:
+        finite: bool = value - value == 0  # NaN and the infinities give NaN
+        return finite
+    if kind is int and -_BIG < value < _BIG:
+        return True
     return is_number(value) and math.isfinite(value)
 
 
@@ -98,18 +109,34 @@ def timestamp_ms(value: Any) -> float | None:
     (the reference's ``Invalid Date``). Numbers, ``None`` and other types are not dates.
     Timestamps are truncated to whole milliseconds, as JavaScript dates are.
     """
-    if isinstance(value, datetime):
-        moment = value if value.tzinfo else value.replace(tzinfo=UTC)
-    elif isinstance(value, str):
+    if type(value) is str:
+        known = _PARSED.get(value)
+        if known is not None:
+            return known
         try:
             moment = datetime.fromisoformat(value)
         except ValueError:
             return math.nan
-        if moment.tzinfo is None:
-            moment = moment.replace(tzinfo=UTC)
-    else:
-        return None
-    delta = moment - datetime(1970, 1, 1, tzinfo=UTC)
+        stamp = _epoch_ms(moment)
+        if len(_PARSED) >= 4096:  # a bounded memo: dates repeat across candidates and answers
+            _PARSED.clear()
+        _PARSED[value] = stamp
+        return stamp
+    if isinstance(value, datetime):
+        return _epoch_ms(value)
+    if isinstance(value, str):  # a str subclass: read as its text
+        return timestamp_ms(str(value))
+    return None
+
+
+_PARSED: dict[str, float] = {}
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _epoch_ms(moment: datetime) -> float:
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    delta = moment - _EPOCH
     return float(delta.days * 86_400_000 + delta.seconds * 1000 + delta.microseconds // 1000)
 
 

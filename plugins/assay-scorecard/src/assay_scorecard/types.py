@@ -188,7 +188,7 @@ class TierResult:
     color: str
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class ScorecardMeta:
     """Versions, totals, active dimensions, warnings and weights behind a scorecard."""
 
@@ -203,7 +203,7 @@ class ScorecardMeta:
     weights: Mapping[str, float]
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class Scorecard:
     """The confidence scorecard of one answer (seed 000 ``ConfidenceScorecard``).
 
