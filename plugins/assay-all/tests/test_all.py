@@ -33,14 +33,15 @@ def test_every_dependency_is_held_to_this_release_series() -> None:
 
 
 def test_every_job_imports() -> None:
-    from assay_calibration import plugin as calibrate  # noqa: F401
+    from assay_calibration.score_bands import analyze_calibration  # calibrate
     from assay_crag import CragRouter  # route
     from assay_evaluation import evaluate  # evaluate
     from assay_jeffreys import OutputGate  # gate
     from assay_perturb import run_check  # perturb
     from assay_scorecard import compute_confidence  # score
 
-    assert all(callable(job) for job in (CragRouter, evaluate, OutputGate, run_check))
+    jobs = (analyze_calibration, CragRouter, evaluate, OutputGate, run_check)
+    assert all(callable(job) for job in jobs)
     assert compute_confidence({"candidates": []}).recommended_action in {"review", "abstain"}
 
 
