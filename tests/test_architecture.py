@@ -530,3 +530,15 @@ def test_assay_testing_is_opt_in() -> None:
 
 def test_the_opt_in_fixtures_are_available(assay_empty_registry: assay.Registry) -> None:
     assert [record.name for record in assay_empty_registry.plugins] == ["assay.commands"]
+
+
+def test_ci_runs_the_readme_test_command_and_fails_with_it() -> None:
+    """.ci/run runs the README's test command to the letter, as its last command, under
+    ``set -e``: a failing test fails CI."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = "python3 -m pip install uv && uv run --all-packages --all-extras pytest"
+    assert command in readme
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    lines = [line for line in script.splitlines() if line.strip() and not line.startswith("#")]
+    assert "set -euo pipefail" in lines
+    assert lines[-1] == command
