@@ -122,10 +122,21 @@ GENERIC_WORDS = {
 }
 
 
+# The environment switches the core reads (plugins may set them, in tests say).
+CORE_SWITCHES = {
+    "ASSAY_DISABLE_PLUGINS",
+    "ASSAY_PLUGINS",
+    "ASSAY_STRICT_PLUGINS",
+    "ASSAY_PURE_PYTHON",
+}
+
+
 def _core_vocabulary() -> set[str]:
     """Names the core itself defines, which plugins use and the core may of course name: its
-    error codes, exit codes, public names and the wire keys of its own records."""
+    error codes, exit codes, public names, environment switches and the wire keys of its own
+    records."""
     words = {value for key, value in vars(assay.ErrorCode).items() if not key.startswith("_")}
+    words |= CORE_SWITCHES
     words |= {member.name for member in assay.ExitCode}
     for module in (assay, assay.cli, assay.wire, assay.jsmath, assay.testing):
         words |= set(module.__all__)
@@ -272,6 +283,11 @@ def test_the_name_rule_reads_strings_and_comments_only_for_plain_words() -> None
     assert "candidates" not in prose and "x" in prose
     assert "grounding" in prose and "retrieval" in prose
     assert prose.count("\n") == 2
+
+
+def test_the_core_switches_are_the_cores() -> None:
+    core_text = "".join(p.read_text(encoding="utf-8") for p in _python_files(CORE_SRC))
+    assert set(re.findall(r"\bASSAY_[A-Z_]+\b", core_text)) == CORE_SWITCHES
 
 
 def test_the_core_imports_no_plugin() -> None:
