@@ -10,6 +10,7 @@ import pytest
 import assay
 import assay.testing
 import assay_scorecard
+import assay_scorecard.plugin
 
 
 class Fixed(assay.Dimension):
@@ -31,8 +32,15 @@ class Fixed(assay.Dimension):
 INPUTS = {"supportLevel": "high", "hasConflict": False, "candidates": []}
 
 
+def scorecard_registry() -> assay.Registry:
+    """A registry with this plugin only (its policy and presets), whatever else is installed."""
+    return assay.build_registry(
+        load_entry_points=False, extra_plugins={"scorecard": assay_scorecard.plugin}
+    )
+
+
 def scorer(*dims: assay.Dimension, config: dict[str, Any] | None = None) -> assay_scorecard.Scorer:
-    registry = assay.build_registry(load_entry_points=False)
+    registry = scorecard_registry()
     return assay_scorecard.create_scorer(config or {}, dimensions=list(dims), registry=registry)
 
 

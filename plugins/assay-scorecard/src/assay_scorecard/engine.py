@@ -498,7 +498,8 @@ def create_scorer(
         other evidence, ``UNKNOWN_NAME`` for a dimension or policy that is not registered,
         ``INVALID_PLUGIN_OBJECT`` for a class given where an instance is needed.
     """
-    registry = registry or default_registry()
+    if registry is None:  # not ``registry or ...``: an empty Registry is falsy (it has a len)
+        registry = default_registry()
     wire = scoring_config_to_wire(config)
     preset = _resolve_preset(registry, wire.get("preset"))
     if dimensions is None:

@@ -127,7 +127,7 @@ class ThresholdActionPolicy:
 
     def configure(self, settings: Mapping[str, Any] | None) -> ThresholdActionPolicy:
         """A copy with the wire-shape ``actionPolicy`` settings applied (camelCase keys; a given
-        list replaces its default; unknown keys are ignored, as in the reference)."""
+        list replaces its default; ``null`` and unknown keys are ignored, as in the reference)."""
         if not settings:
             return self
         mapping = {
@@ -138,7 +138,10 @@ class ThresholdActionPolicy:
             "reviewOnWarnings": "review_on_warnings",
             "abstainOnWarnings": "abstain_on_warnings",
         }
-        changes = {attr: settings[key] for key, attr in mapping.items() if key in settings}
+        # ``null`` is "not given", as the reference's ``??`` reads it
+        changes = {
+            attr: settings[key] for key, attr in mapping.items() if settings.get(key) is not None
+        }
         return attrs.evolve(self, **changes)
 
     def decide(self, evidence: ScorecardEvidence) -> Decision:
