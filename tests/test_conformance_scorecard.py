@@ -1,4 +1,4 @@
-"""Conformance of compute_confidence with the reference vectors (seed 000).
+"""Conformance of compute_confidence with the reference vectors (transparent-confidence 0.3).
 
 Reads ../shared/conformance/scorecard/{cases,examples}.jsonl in place. Every machine-readable
 field must match; free text (dimension ``explanation``, warning ``message``) is not compared.

@@ -1,4 +1,4 @@
-"""Hand-computed cases for the grounding dimension (seed 000, RULES.md section 3)."""
+"""Hand-computed cases for the grounding dimension (RULES.md section 3)."""
 
 from __future__ import annotations
 

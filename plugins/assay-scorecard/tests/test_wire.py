@@ -1,4 +1,4 @@
-"""The one converter: attrs records <-> the seed's camelCase wire shape."""
+"""The one converter: attrs records <-> the camelCase JSON wire shape."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""assay-authority: the source authority dimension of the confidence scorecard (seed 000)."""
+"""assay-authority: the source authority dimension of the confidence scorecard."""
 
 from assay_authority.dimension import DEFAULT_TIERS, AuthorityDimension, rank_points
 

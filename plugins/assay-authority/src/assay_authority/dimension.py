@@ -1,4 +1,4 @@
-"""The source authority dimension (seed 000 "Source Authority", max 20 points, Tier 1).
+"""The source authority dimension ("Source Authority", max 20 points, Tier 1).
 
 How authoritative are the sources the answer was drawn from? Each of the top-K candidates gets an
 effective authority rank (lower is more authoritative), the rank becomes points, the points are

@@ -1,4 +1,4 @@
-"""The corpus completeness dimension (seed 000 "Corpus Completeness", max 15 points, Tier 2).
+"""The corpus completeness dimension ("Corpus Completeness", max 15 points, Tier 2).
 
 Does the corpus hold the document types a complete answer needs? The share of expected types
 present maps onto a step table (not a linear scale), and a known-missing relevant type costs 3

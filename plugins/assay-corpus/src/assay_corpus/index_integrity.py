@@ -1,4 +1,4 @@
-"""The index integrity dimension (seed 000 "Index Integrity", max 15 points, Tier 2).
+"""The index integrity dimension ("Index Integrity", max 15 points, Tier 2).
 
 Is the index itself healthy: built with the expected embedding model, in step with its sources,
 not stale, fully ingested, filtered by ACL, free of deleted content? Six operational sub-signals

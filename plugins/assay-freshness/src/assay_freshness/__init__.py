@@ -1,4 +1,4 @@
-"""assay-freshness: the document freshness dimension of the confidence scorecard (seed 000)."""
+"""assay-freshness: the document freshness dimension of the confidence scorecard."""
 
 from assay_freshness.dimension import DEFAULTS, FreshnessDimension, select_age
 

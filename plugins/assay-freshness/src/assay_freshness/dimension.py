@@ -1,4 +1,4 @@
-"""The document freshness dimension (seed 000 "Document Freshness", max 15 points, Tier 2).
+"""The document freshness dimension ("Document Freshness", max 15 points, Tier 2).
 
 How recent are the retrieved documents? One age is selected from the dated candidates (median,
 oldest or newest), then scored: full points inside the window, a continuous monthly decay after

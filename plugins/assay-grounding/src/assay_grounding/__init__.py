@@ -1,4 +1,4 @@
-"""assay-grounding: the answer grounding and answer relevance dimensions (seed 000)."""
+"""assay-grounding: the answer grounding and answer relevance dimensions of the confidence scorecard."""
 
 from assay_grounding.grounding import Grounding
 from assay_grounding.relevance import AnswerRelevance

@@ -1,6 +1,6 @@
 """Answer relevance (max 15): whether the answer addresses the question, independent of grounding.
 
-Seed 000, "Answer Relevance"; exact rules in RULES.md section 6.
+"Answer Relevance" of transparent-confidence 0.3; exact rules in RULES.md section 6.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Retrieval confidence (max 25): quality, breadth and agreement of the retrieved candidates.
 
-Seed 000, "Dimension 2" and "Retrieval Tuning"; exact rules in RULES.md section 4.
+"Dimension 2" and "Retrieval Tuning" of transparent-confidence 0.3; exact rules in RULES.md section 4.
 """
 
 from __future__ import annotations
@@ -261,7 +261,7 @@ class RetrievalConfidence(assay.Dimension):
                         if value > default_threshold:
                             confirming += 1
                     elif value is None:
-                        if 0 > default_threshold:
+                        if default_threshold < 0:
                             confirming += 1
                     elif isinstance(value, int | float) and value > default_threshold:
                         confirming += 1
@@ -274,11 +274,10 @@ class RetrievalConfidence(assay.Dimension):
             if content_hash is not _ABSENT:
                 hashes.append(content_hash)
             rank = candidate.get("rank")
-            if rank is not None:
-                if type(rank) is int and 0 < rank < _SAFE_INT:
-                    valid_ranks.append(rank)
-                elif _is_valid_rank(rank):
-                    valid_ranks.append(rank)
+            if rank is not None and (
+                (type(rank) is int and 0 < rank < _SAFE_INT) or _is_valid_rank(rank)
+            ):
+                valid_ranks.append(rank)
         agreement = 15 if confirmed >= 3 else 12 if confirmed == 2 else 8 if confirmed == 1 else 3
         if single == n and min_confirmed > 1:
             warnings.append(SINGLE_METHOD)

@@ -50,7 +50,7 @@ def score_command(
     """Score RAG answers and print their confidence scorecards.
 
     FILE (or - for standard input) holds one JSON object {"inputs": ..., "config": ...} in the
-    seed's camelCase wire shape (a bare inputs object is accepted too). With --jsonl, every line
+    camelCase JSON input format (a bare inputs object is accepted too). With --jsonl, every line
     is such an object and every output line is its scorecard or
     {"error": {"code", "message", "path", "line"}}; memory stays constant.
 

@@ -1,4 +1,4 @@
-"""Structured log records and OpenTelemetry span attributes for scorecards (seed 000,
+"""Structured log records and OpenTelemetry span attributes for scorecards (the reference's
 "Observability Logging"). No clock is read: the caller passes the timestamp."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ __all__ = ["log_record", "otel_attributes", "record_on_span"]
 
 
 def log_record(scorecard: Scorecard, *, timestamp: str | datetime) -> dict[str, Any]:
-    """A JSON-safe record for a log pipeline with the seed's observability fields:
+    """A JSON-safe record for a log pipeline with the reference's observability fields:
     timestamp, algorithmVersion, total, label, recommendedAction, actionReason, actionRule,
     tier1Score, tier2Score, rawTotal, maxPossible, activeExtensions, warningCodes,
     missingSignals and per-dimension raw / max / normalized.

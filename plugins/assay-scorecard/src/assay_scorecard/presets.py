@@ -1,7 +1,8 @@
 """Scorecard presets: a named composition (dimensions), signal policy and default settings.
 
-Presets are registry objects of kind ``"preset"``; the seed's three are core built-ins and a
-plugin can register its own (e.g. a domain's authority tiers, corpus types and weights).
+Presets are registry objects of kind ``"preset"``; this plugin registers the three of
+transparent-confidence 0.3, and a plugin can register its own (e.g. a domain's authority tiers,
+corpus types and weights).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ SEED_DIMENSIONS: tuple[str, ...] = (
     "freshness",
     "indexIntegrity",
 )
-"""The seed's dimensions in canonical order (weights, totals and output follow this order)."""
+"""The scorecard's dimensions in canonical order (weights, totals and output follow this order)."""
 
 
 def _tuple(value: Any) -> tuple[str, ...]:
@@ -61,7 +62,7 @@ class Preset:
 
 
 def builtin_presets() -> tuple[Preset, ...]:
-    """The seed's presets: legacy-v0.2, balanced-v0.3 (default) and production-v0.3."""
+    """The presets of transparent-confidence 0.3: legacy-v0.2, balanced-v0.3 (default) and production-v0.3."""
     return (
         Preset("legacy-v0.2", "closest to v0.2 action behaviour (no signal requirements)"),
         Preset("balanced-v0.3", "the default: no signal requirements"),

@@ -1,9 +1,10 @@
-"""Frozen records of the confidence scorecard (seed 000): inputs, configuration and the scorecard.
+"""Frozen records of the confidence scorecard: inputs, configuration and the scorecard.
 
-The Python API is snake_case; the JSON wire shape is the seed's camelCase, produced and read by
-:mod:`assay._wire`. In these classes ``None`` means *not provided*. (The wire shape can also carry
-an explicit JSON ``null``, which the reference treats differently from an absent key; pass a plain
-dict when you need that distinction.)
+The Python API is snake_case; the JSON wire shape is camelCase (the JSON input format of
+transparent-confidence 0.3), produced and read by :mod:`assay_scorecard.wire`. In these classes
+``None`` means *not provided*. (The wire shape can also carry an explicit JSON ``null``, which
+the reference treats differently from an absent key; pass a plain dict when you need that
+distinction.)
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ class IndexIntegrityInputs:
 
 @attrs.frozen
 class ScoringInputs:
-    """The signals of one RAG answer (seed 000 ``ScoringInputs``). See docs/scorecard.md."""
+    """The signals of one RAG answer (``ScoringInputs`` of transparent-confidence 0.3). See docs/scorecard.md."""
 
     support_level: Literal["high", "medium", "low"]
     candidates: tuple[Candidate, ...] = attrs.field(converter=tuple)
@@ -151,7 +152,7 @@ class SignalPolicyConfig:
 
 @attrs.frozen
 class ScoringConfig:
-    """Configuration of a scorer (seed 000 ``ScoringConfig``).
+    """Configuration of a scorer (``ScoringConfig`` of transparent-confidence 0.3).
 
     The per-dimension sections (``retrieval``, ``relevance``, ``authority``, ``corpus``,
     ``freshness``, ``index_integrity`` and any section a third-party dimension reads) are plain
@@ -205,7 +206,7 @@ class ScorecardMeta:
 
 @attrs.frozen(slots=False)
 class Scorecard:
-    """The confidence scorecard of one answer (seed 000 ``ConfidenceScorecard``).
+    """The confidence scorecard of one answer (``ConfidenceScorecard`` of transparent-confidence 0.3).
 
     Attributes:
         total: normalized score 0-100 (an integer, NaN only for NaN inputs in warn mode).
@@ -213,7 +214,7 @@ class Scorecard:
         label_color: ``green`` / ``amber`` / ``orange`` / ``red``.
         recommended_action: ``answer`` / ``review`` / ``abstain``.
         action_reason: the rule that decided, with its numbers.
-        action_rule: stable id of that rule (not part of the seed's wire shape).
+        action_rule: stable id of that rule (not part of the reference's wire shape).
         tier1: Answer Confidence tier.
         tier2: System Readiness tier, ``None`` while no Tier 2 dimension is active.
         dimensions: active dimensions in composition order, by wire name.
