@@ -68,7 +68,7 @@ def _tier(tier: Any) -> dict[str, Any] | None:
 
 
 def scorecard_to_wire(scorecard: Scorecard) -> dict[str, Any]:
-    """The scorecard in the seed's wire shape, keys in the reference's emitted order; integral
+    """The scorecard in the JSON wire shape of transparent-confidence 0.3, keys in the reference's emitted order; integral
     numbers as ints (``25``, not ``25.0``).
 
     Non-finite numbers stay Python floats; :func:`scorecard_to_json` (or :func:`to_json_safe`
@@ -107,7 +107,19 @@ def scorecard_to_json(scorecard: Scorecard, *, indent: int | None = None) -> str
     Without ``indent`` the text is compact (no spaces), one line, written by orjson in the
     common case; with ``indent`` it is pretty-printed by the json module.
     """
-    return wire_to_json(scorecard_to_wire(scorecard), indent=indent)
+    wire = scorecard_to_wire(scorecard)
+    if indent is None:
+        # orjson writes a non-finite number as null: when the text holds no null but those of
+        # absent tiers, there was none (a null anywhere else takes the careful way)
+        try:
+            text = orjson.dumps(wire)
+        except TypeError:  # a value orjson does not write (an int beyond 64 bits)
+            pass
+        else:
+            nulls = (scorecard.tier1 is None) + (scorecard.tier2 is None)
+            if text.count(b"null") == nulls:
+                return text.decode()
+    return wire_to_json(wire, indent=indent)
 
 
 def wire_to_json(wire: Any, *, indent: int | None = None) -> str:
