@@ -53,6 +53,11 @@ _LABELS = (
 )
 
 
+_COMPONENTS = tuple(key for key, _, _ in _LABELS)
+# "Embedding version: {}/4. Source version match: {}/3. ..." (each {} an int of points)
+_EXPLANATION = " ".join(f"{label}: {{}}/{top}." for _, label, top in _LABELS)
+
+
 def _path(field: str) -> str:
     return f"indexIntegrity.{field}"
 
@@ -185,7 +190,7 @@ class IndexIntegrityDimension(ReadinessDimension):
         """Score the six sub-signals (RULES.md section 10)."""
         settings = _settings(config)
         signals = inputs.get(self.name)
-        if not isinstance(signals, Mapping):
+        if type(signals) is not dict and not isinstance(signals, Mapping):
             signals = {}
         warnings: list[assay.ScoreWarning] = []
 
@@ -221,8 +226,8 @@ class IndexIntegrityDimension(ReadinessDimension):
             warnings.append(_LEAKAGE)
 
         points = (embedding, source_match, staleness, ingestion, acl, leakage)
-        components = {key: pts for (key, _, _), pts in zip(_LABELS, points, strict=True)}
-        raw = float(sum(points))
+        components = dict(zip(_COMPONENTS, points, strict=True))
+        raw = float(embedding + source_match + staleness + ingestion + acl + leakage)
         diagnostics: dict[str, Any] = {
             field: shown if signals.get(field) is None else signals[field]
             for field, shown in INPUT_FIELDS
@@ -231,10 +236,7 @@ class IndexIntegrityDimension(ReadinessDimension):
         return assay.dimension_score(
             raw=raw,
             max_points=self.max_points,
-            explanation=" ".join(
-                f"{label}: {pts}/{top}."
-                for (_, label, top), pts in zip(_LABELS, points, strict=True)
-            ),
+            explanation=_EXPLANATION.format(*points),
             components=components,
             diagnostics=diagnostics,
             warnings=warnings,

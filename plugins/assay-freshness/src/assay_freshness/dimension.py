@@ -232,12 +232,14 @@ class FreshnessDimension(assay.Dimension):
 def _dated(inputs: Mapping[str, Any]) -> list[float]:
     """Timestamps (ms) of the candidates whose ``lastUpdated`` is a date: a datetime or a
     string, NaN for an unparsable one. ``None``, numbers and absent keys are not dates."""
-    stamps = (timestamp_ms(c.get("lastUpdated")) for c in _candidates(inputs))
+    stamps = [timestamp_ms(c.get("lastUpdated")) for c in _candidates(inputs)]
     return [stamp for stamp in stamps if stamp is not None]
 
 
 def _candidates(inputs: Mapping[str, Any]) -> Sequence[Mapping[str, Any]]:
     candidates = inputs.get("candidates")
+    if type(candidates) is list:
+        return candidates
     if not isinstance(candidates, Sequence) or isinstance(candidates, str):
         raise assay.AssayError(
             "MALFORMED_INPUT", "candidates must be a list of candidates.", "candidates"

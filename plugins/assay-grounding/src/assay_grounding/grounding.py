@@ -97,7 +97,8 @@ class Grounding(assay.Dimension):
         reasons: list[str] = []
 
         support = inputs.get("supportLevel")
-        ambiguous = js_truthy(inputs.get("ambiguityNotes"))
+        notes = inputs.get("ambiguityNotes")
+        ambiguous = notes is not None and js_truthy(notes)
         base = 21 if support == "high" and ambiguous else _BASE.get(support, 5)  # type: ignore[arg-type]
         reasons.append(_support_reason(support, ambiguous, base))
         score: float = base
@@ -118,7 +119,7 @@ class Grounding(assay.Dimension):
             reasons.append("Sources conflict (-5).")
 
         complexity = inputs.get("queryComplexity")
-        if js_truthy(complexity) and complexity != "direct":
+        if complexity is not None and complexity != "direct" and js_truthy(complexity):
             diagnostics["queryComplexity"] = complexity
             ceiling = _CEILINGS.get(complexity) if isinstance(complexity, str) else None
             if ceiling is not None:
@@ -177,7 +178,7 @@ class Grounding(assay.Dimension):
 
         invalid = inputs.get("invalidCitationCount", 0)
         diagnostics["invalidCitationCount"] = invalid
-        invalid_n = _num(invalid)
+        invalid_n = invalid if type(invalid) is int else _num(invalid)
         bonus_allowed = True
         if invalid_n == 1 or invalid_n >= 2:
             penalty = -2 if invalid_n == 1 else -5

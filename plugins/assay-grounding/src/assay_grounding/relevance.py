@@ -26,9 +26,14 @@ MISSING_RELEVANCE = assay.ScoreWarning(
 )
 
 
+_NO_SECTION: Mapping[str, Any] = MappingProxyType({})
+
+
 def _section(config: Mapping[str, Any]) -> Mapping[str, Any]:
     section = config.get("relevance")
-    return section if isinstance(section, Mapping) else {}
+    if type(section) is dict:
+        return section
+    return section if section is not None and isinstance(section, Mapping) else _NO_SECTION
 
 
 class AnswerRelevance(assay.Dimension):
@@ -89,7 +94,11 @@ class AnswerRelevance(assay.Dimension):
         number = (
             0.0 if value is None else float(value) if isinstance(value, int | float) else math.nan
         )
-        points = next((p for key, p in _POINTS if number >= bands[key]), 0)
+        points = 0
+        for key, band_points in _POINTS:
+            if number >= bands[key]:
+                points = band_points
+                break
         return assay.dimension_score(
             raw=points,
             max_points=MAX_POINTS,

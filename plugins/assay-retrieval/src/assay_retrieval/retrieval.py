@@ -311,7 +311,7 @@ class RetrievalConfidence(assay.Dimension):
         diversity = 3 if unique_documents >= 3 else 1 if unique_documents == 2 else 0
         breadth = 2 if n >= 5 else 1 if n >= 3 else 0
 
-        duplicates = len(hashes) - len(set(hashes))
+        duplicates = len(hashes) - len(set(hashes)) if hashes else 0
         penalize_duplicates = s.duplicate_mode == "penalize"
         if duplicates > 0:
             warnings.append(
@@ -351,8 +351,16 @@ class RetrievalConfidence(assay.Dimension):
         if n >= 2 and gap < s.min_top_score_gap:
             warnings.append(AMBIGUOUS_TOP)
 
-        uncapped = agreement + magnitude + diversity + breadth + sum(adjustments.values())
-        raw = min(MAX_POINTS, max(0.0, uncapped)) if uncapped == uncapped else uncapped
+        uncapped: float = agreement + magnitude + diversity + breadth
+        if adjustments:
+            uncapped += sum(adjustments.values())
+        raw: float
+        if uncapped != uncapped:  # NaN passes through
+            raw = uncapped
+        else:  # min(MAX_POINTS, max(0.0, uncapped)), with the types those return
+            raw = uncapped if uncapped > 0.0 else 0.0
+            if not raw < MAX_POINTS:
+                raw = MAX_POINTS
         if raw < uncapped:
             adjustments["cap"] = raw - uncapped
         explanation = (

@@ -63,6 +63,7 @@ SCORER_CACHE_SIZE = 1024
 _TIER2_LABELS = ((85, "Complete", "green"), (65, "Good", "amber"), (40, "Partial", "orange"))
 _NOT_ADDRESSED = TierResult(0, "Not Addressed", "gray")
 _REQUIRED_SIGNAL_MISSING = "required-signal-missing"
+_ASKED_YES, _ASKED_NO = (True,), (False,)
 _DIMENSION_ATTRIBUTES = ("name", "tier", "max_points", "default_weight")
 
 
@@ -271,11 +272,16 @@ class Scorer:
         data = inputs if type(inputs) is dict else scoring_inputs_to_wire(inputs)
         warnings = check_common_inputs(data)  # raises MALFORMED_INPUT on broken structure
         config = self.config
-        if self._askers:
-            asked = tuple([bool(ask(data, config)) for ask in self._askers])
-            active = self._actives.get(asked) or self._active(asked)
-        else:
+        askers = self._askers
+        if not askers:
             active = self._all
+        else:
+            asked: tuple[bool, ...]
+            if len(askers) == 1:
+                asked = _ASKED_YES if askers[0](data, config) else _ASKED_NO
+            else:
+                asked = tuple([bool(ask(data, config)) for ask in askers])
+            active = self._actives.get(asked) or self._active(asked)
         for check in active.checks:
             warnings.extend(check(data, config))
         if warnings and self.strict:
@@ -326,14 +332,20 @@ class Scorer:
         missing: dict[str, None] = {}
         if warnings:
             signal_of = self._signal_of
-            if len(warnings) > 1:
-                warnings = _unique(warnings)
+            seen: set[tuple[str, str, str]] = set()
+            unique: list[ScoreWarning] = []
             for warning in warnings:
                 code = warning.code
+                key = (code, warning.path, warning.message)
+                if key in seen:
+                    continue
+                seen.add(key)
+                unique.append(warning)
                 codes.append(code)
                 signal = warning.path if code == _REQUIRED_SIGNAL_MISSING else signal_of.get(code)
                 if signal:
                     missing[signal] = None
+            warnings = unique
         decision = self._decide(
             ScorecardEvidence(
                 total,
@@ -378,18 +390,6 @@ class Scorer:
     def __repr__(self) -> str:
         names = ", ".join(d.name for d in self.dimensions)
         return f"<Scorer preset={self.preset.name} dimensions=[{names}] policy={self.policy.name}>"
-
-
-def _unique(warnings: list[ScoreWarning]) -> list[ScoreWarning]:
-    """``warnings`` without repeats: the first of identical (code, path, message) is kept."""
-    seen: set[tuple[str, str, str]] = set()
-    unique = []
-    for warning in warnings:
-        key = (warning.code, warning.path, warning.message)
-        if key not in seen:
-            seen.add(key)
-            unique.append(warning)
-    return unique
 
 
 # ------------------------------------------------------------------ protocol checks

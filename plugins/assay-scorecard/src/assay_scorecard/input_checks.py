@@ -53,24 +53,8 @@ def _method_warnings(scores: Mapping[str, Any], index: int, warnings: list[Score
             )
 
 
-def check_common_inputs(inputs: Any) -> list[ScoreWarning]:
-    """The common part of V, in the reference's order, and the structure check, in one pass
-    over the candidates.
-
-    :raises AssayError: ``MALFORMED_INPUT`` for input the scorer cannot read at all: not an
-        object, no ``candidates`` array, a candidate that is not an object or has no
-        ``retrievalScores`` object (the reference crashes with a TypeError on these).
-    """
-    if type(inputs) is not dict and not isinstance(inputs, Mapping):
-        raise _malformed(f"scoring inputs must be a JSON object, not {type(inputs).__name__}")
-    candidates = inputs.get("candidates")
-    if type(candidates) is not list and not isinstance(candidates, list | tuple):
-        raise _malformed("candidates must be an array of candidates", "candidates")
-    warnings: list[ScoreWarning] = []
-    if inputs.get("documentsSilent") is True:
-        warnings.append(DOCUMENTS_SILENT)
-    if not candidates:
-        warnings.append(MISSING_CANDIDATES)
+def _check_candidates(candidates: Any, warnings: list[ScoreWarning]) -> None:
+    """Structure and range checks of every candidate, in order (see check_common_inputs)."""
     for index, candidate in enumerate(candidates):
         if type(candidate) is not dict and not isinstance(candidate, Mapping):
             raise _malformed("a candidate must be an object", f"candidates[{index}]")
@@ -91,6 +75,39 @@ def check_common_inputs(inputs: Any) -> list[ScoreWarning]:
             if not (type(score) is float and 0 <= score <= 1) and not _in_unit_range(score):
                 _method_warnings(scores, index, warnings)
                 break
+
+
+def check_common_inputs(inputs: Any) -> list[ScoreWarning]:
+    """The common part of V, in the reference's order, and the structure check.
+
+    :raises AssayError: ``MALFORMED_INPUT`` for input the scorer cannot read at all: not an
+        object, no ``candidates`` array, a candidate that is not an object or has no
+        ``retrievalScores`` object (the reference crashes with a TypeError on these).
+    """
+    if type(inputs) is not dict and not isinstance(inputs, Mapping):
+        raise _malformed(f"scoring inputs must be a JSON object, not {type(inputs).__name__}")
+    candidates = inputs.get("candidates")
+    if type(candidates) is not list and not isinstance(candidates, list | tuple):
+        raise _malformed("candidates must be an array of candidates", "candidates")
+    warnings: list[ScoreWarning] = []
+    if inputs.get("documentsSilent") is True:
+        warnings.append(DOCUMENTS_SILENT)
+    if not candidates:
+        warnings.append(MISSING_CANDIDATES)
+    # the common case first: dict candidates whose scores are all floats in 0-1 (nothing to
+    # report); at the first other one, the full check below runs over every candidate
+    for candidate in candidates:
+        if type(candidate) is dict:
+            scores = candidate.get("retrievalScores")
+            combined = candidate.get("combinedScore")
+            if type(scores) is dict and type(combined) is float and 0 <= combined <= 1:
+                for score in scores.values():
+                    if not (type(score) is float and 0 <= score <= 1):
+                        break
+                else:
+                    continue
+        _check_candidates(candidates, warnings)
+        break
     if "claimSupport" in inputs:
         problem = claim_support_problem(inputs["claimSupport"])
         if problem:
