@@ -1,4 +1,4 @@
-"""Speed of the four extension dimensions' ``score()`` on the conformance inputs (issue 3, item 1).
+"""Speed of the four extension dimensions' ``score()`` on the conformance inputs.
 
 For each dimension (authority, corpus, freshness, indexIntegrity) it takes every vector of
 shared/conformance/scorecard/{cases,examples}.jsonl whose expected scorecard holds that

@@ -12,11 +12,11 @@ from typing import Any
 
 import attrs
 
-__all__ = ["DEFAULT_PRESET", "SEED_DIMENSIONS", "Preset", "builtin_presets"]
+__all__ = ["DEFAULT_DIMENSIONS", "DEFAULT_PRESET", "Preset", "builtin_presets"]
 
 DEFAULT_PRESET = "balanced-v0.3"
 
-SEED_DIMENSIONS: tuple[str, ...] = (
+DEFAULT_DIMENSIONS: tuple[str, ...] = (
     "grounding",
     "retrieval",
     "consistency",
@@ -53,7 +53,7 @@ class Preset:
 
     name: str
     description: str = ""
-    dimensions: tuple[str, ...] = attrs.field(default=SEED_DIMENSIONS, converter=_tuple)
+    dimensions: tuple[str, ...] = attrs.field(default=DEFAULT_DIMENSIONS, converter=_tuple)
     require: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
     review_when_missing: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
     abstain_when_missing: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
