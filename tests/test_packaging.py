@@ -140,7 +140,7 @@ def test_a_user_installs_assay_all_into_their_own_project_and_scores(
     code = (
         "from assay_scorecard import compute_confidence\n"
         f"card = compute_confidence({ANSWER!r})\n"
-        "print(card.total, card.recommended_action)\n"
+        "print(f'{card.total:g}', card.recommended_action)\n"
     )
     result = subprocess.run(
         [str(python), "-c", code], capture_output=True, text=True, cwd=project, env=CLEAN_ENV
