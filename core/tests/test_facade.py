@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -43,3 +45,14 @@ def test_a_name_loads_its_module_on_first_use_only() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert result.stdout.split() == ["False", "True", "False"]
+
+
+def test_the_three_lists_of_public_names_agree() -> None:
+    """``__all__``, the lazy table and the imports type checkers read name the same things."""
+    tree = ast.parse(Path(assay.__file__).read_text(encoding="utf-8"))
+    imported: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("assay."):
+            imported |= {alias.asname or alias.name for alias in node.names}
+    eager = {"AssayError", "ErrorCode", "ExitCode", "PluginLoadWarning"}
+    assert set(assay.__all__) == imported == set(assay._LAZY) | eager
