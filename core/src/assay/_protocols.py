@@ -163,7 +163,7 @@ class Perturbation(Protocol):
           :class:`random.Random` (the only source of randomness), and this perturbation's
           parameters from the configuration.
         * Output: zero or more :class:`~assay.Variant` with unique names within the case.
-        * Deterministic: same case, same seed state, same parameters -> same variants.
+        * Deterministic: same case, same random state, same parameters -> same variants.
         * Errors: a case that lacks what this perturbation needs raises
           :class:`~assay.AssayError` (``INVALID_INPUT``) naming the case's file.
     """
