@@ -1,4 +1,4 @@
-"""The scorecard's default action policy: the seed's rule cascade, first match wins."""
+"""The scorecard's default action policy: the reference's rule cascade, first match wins."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def _text(number: Any) -> str:
 
 @attrs.frozen
 class ThresholdActionPolicy:
-    """answer / review / abstain by thresholds and warning lists (seed 000, RULES.md section 13).
+    """answer / review / abstain by thresholds and warning lists (RULES.md section 13).
 
     Rules, first match wins: documents-silent -> abstain; abstain-when-missing -> abstain;
     abstain-on-warning -> abstain; total < abstain_below -> abstain; tier1 <
