@@ -153,7 +153,7 @@ def test_one_output_line_per_request_in_input_order(
     serial: tuple[bytes, assay_scorecard.JsonlSummary],
 ) -> None:
     text, summary = serial
-    assert summary == assay_scorecard.JsonlSummary(rows=ROWS, failed=len(FAILING_LINES), workers=1)
+    assert summary == assay_scorecard.JsonlSummary(rows=ROWS, failed=len(FAILING_LINES), workers=0)
     assert ROWS > 990 and 6 < len(FAILING_LINES) < 30
     out = _output_lines(text)
     assert len(out) == ROWS
@@ -537,6 +537,6 @@ def test_a_line_nested_too_deep_is_an_error_record_not_the_end_of_the_stream() -
     sink = io.BytesIO()
     summary = assay_scorecard.score_jsonl(io.BytesIO(source), sink)
     out = _output_lines(sink.getvalue())
-    assert summary == assay_scorecard.JsonlSummary(3, 1, 1)
+    assert summary == assay_scorecard.JsonlSummary(3, 1, 0)
     assert (out[1]["error"]["code"], out[1]["error"]["line"]) == ("MALFORMED_INPUT", 2)
     assert out[0] == out[2] and "total" in out[0]

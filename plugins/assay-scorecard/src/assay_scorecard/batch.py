@@ -4,12 +4,12 @@ optionally spread over worker processes."""
 from __future__ import annotations
 
 import itertools
-import os
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, NamedTuple, cast
 
 from assay import AssayError, ErrorCode
+from assay.cli import resolve_workers
 from assay_scorecard.engine import Scorer, create_scorer
 from assay_scorecard.lines import BlockResult, score_block
 from assay_scorecard.pipeline import Job, in_order
@@ -108,7 +108,7 @@ def score_many(
     rows: Iterable[Row],
     config: ScoringConfig | Mapping[str, Any] | None = None,
     *,
-    workers: int = 1,
+    workers: int | str = 0,
     chunk_size: int = 512,
     as_wire: bool = False,
     as_json: bool = False,
@@ -121,7 +121,8 @@ def score_many(
         or JSON text lines (a bare inputs object, or ``{"inputs", "config"?, "id"?}`` whose
         config must equal ``config``), which are parsed where they are scored.
     :param config: the scoring config (validated once, before the first row is read).
-    :param workers: worker processes; 1 scores in this process. ``0`` means one per CPU.
+    :param workers: worker processes (the meaning of ``--workers`` in every command): ``0``
+        scores in this process, N in N processes, ``"auto"`` one per CPU.
     :param chunk_size: rows sent to a worker at a time.
     :param as_wire: yield the wire-shape dict instead of the :class:`Scorecard`.
     :param as_json: yield the wire shape as a JSON text line (non-finite numbers tagged); the
@@ -131,21 +132,20 @@ def score_many(
         could not parse) is passed through in its place, so errors keep their position.
     :param executor: run chunks on this executor instead of a new process pool (the scorer is
         sent with each chunk, so a process executor must be able to pickle it).
-    :return: an iterator; at most ``2 * workers`` chunks are in flight, so memory stays
+    :return: an iterator; at most ``2 * max(workers, 1)`` chunks are in
+        flight, so memory stays
         constant however long ``rows`` is.
     :raises AssayError: ``INVALID_CONFIG`` at call time for a bad config; row errors when
         ``keep_errors`` is false.
     """
-    if workers < 0 or chunk_size < 1:
-        raise AssayError(
-            ErrorCode.INVALID_CONFIG, "workers must be >= 0 and chunk_size >= 1", "workers"
-        )
+    workers = resolve_workers(workers)
+    if chunk_size < 1:
+        raise AssayError(ErrorCode.INVALID_CONFIG, "chunk_size must be >= 1", "chunk_size")
     scorer = create_scorer(config)  # validates now, in the caller's process
     output = _Output(as_wire, as_json, keep_errors, canonical_json(scoring_config_to_wire(config)))
-    workers = workers or os.cpu_count() or 1
-    if workers == 1 and executor is None:
+    if workers == 0 and executor is None:
         return _results(scorer, rows, output)
-    return _parallel(scorer, rows, workers, chunk_size, output, executor)
+    return _parallel(scorer, rows, max(workers, 1), chunk_size, output, executor)
 
 
 def _parallel(

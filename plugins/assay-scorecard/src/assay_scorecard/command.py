@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from assay import AssayError, ErrorCode
-from assay.cli import EXIT_USAGE, read_json_file
+from assay.cli import EXIT_USAGE, read_json_file, workers_option
 from assay.wire import from_json_safe
 from assay_scorecard.engine import create_scorer
 from assay_scorecard.jsonl import score_jsonl
@@ -31,13 +31,7 @@ from assay_scorecard.wire import scorecard_to_json
     type=click.Path(exists=True, dir_okay=False),
     help="A JSON config used for every input that carries none.",
 )
-@click.option(
-    "--workers",
-    type=click.IntRange(min=0),
-    default=1,
-    show_default=True,
-    help="With --jsonl: worker processes (0 = one per CPU).",
-)
+@workers_option
 @click.pass_context
 def score_command(
     ctx: click.Context,

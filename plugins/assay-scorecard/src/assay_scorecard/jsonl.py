@@ -23,6 +23,7 @@ from typing import IO, Any, cast
 import attrs
 
 from assay import AssayError, ErrorCode
+from assay.cli import resolve_workers
 from assay.wire import to_json_safe
 from assay_scorecard.engine import Scorer, create_scorer
 from assay_scorecard.lines import BlockResult, read_blocks, score_block
@@ -43,7 +44,7 @@ class JsonlSummary:
     Attributes:
         rows: request lines read (blank lines are not rows).
         failed: rows written as an error record instead of a scorecard.
-        workers: processes that scored (1: this process).
+        workers: worker processes that scored (0: this process).
     """
 
     rows: int
@@ -56,7 +57,7 @@ def score_jsonl(
     sink: IO[bytes],
     config: ScoringConfig | Mapping[str, Any] | None = None,
     *,
-    workers: int = 1,
+    workers: int | str = 0,
     block_size: int = DEFAULT_BLOCK_SIZE,
     executor: Executor | None = None,
 ) -> JsonlSummary:
@@ -71,30 +72,30 @@ def score_jsonl(
 
     :param source: a binary stream, read in blocks of about ``block_size`` bytes (lines fed
         through a pipe one at a time are scored as they arrive).
-    :param sink: a binary stream. With ``workers > 1`` and a sink that has a file descriptor,
+    :param sink: a binary stream. With ``workers >= 1`` and a sink that has a file descriptor,
         worker processes write to it directly (it is flushed first); otherwise the lines are
         written with ``sink.write``.
-    :param workers: processes that score; ``0`` means one per CPU; 1 scores here.
+    :param workers: worker processes (the meaning of ``--workers`` in every command): ``0``
+        scores in this process, N in N processes, ``"auto"`` one per CPU.
     :param executor: score blocks on this executor instead (the scorer is sent with each
         block); results come back to this process, which writes them.
     :return: a :class:`JsonlSummary`.
     :raises AssayError: ``INVALID_CONFIG`` before anything is read for a bad config, or for
         ``workers < 0`` / ``block_size < 1``; ``IO_ERROR`` when the sink cannot be written.
     """
-    if workers < 0 or block_size < 1:
-        raise AssayError(
-            ErrorCode.INVALID_CONFIG, "workers must be >= 0 and block_size >= 1", "workers"
-        )
+    workers = resolve_workers(workers)
+    if block_size < 1:
+        raise AssayError(ErrorCode.INVALID_CONFIG, "block_size must be >= 1", "block_size")
     if getattr(sink, "closed", False):
         raise AssayError(ErrorCode.IO_ERROR, "cannot write the output: it is closed")
     scorer = create_scorer(config)
     config_key = canonical_json(scoring_config_to_wire(config))
-    workers = workers or os.cpu_count() or 1
     blocks = _numbered(read_blocks(source, block_size))
     try:
         if executor is not None:
-            return _with_executor(executor, scorer, config_key, blocks, sink, workers)
-        if workers == 1:
+            in_flight = max(workers, 1)
+            return _with_executor(executor, scorer, config_key, blocks, sink, in_flight)
+        if workers == 0:
             return _here(scorer, config_key, blocks, sink)
         if "fork" in multiprocessing.get_all_start_methods():
             return _Ring(scorer, config_key, workers).run(blocks, sink)
@@ -159,7 +160,7 @@ def _here(
         sink.flush()
         rows += count
         failed += len(result.errors)
-    return JsonlSummary(rows, failed, 1)
+    return JsonlSummary(rows, failed, 0)
 
 
 _worker_scorer: Scorer | None = None
