@@ -9,7 +9,7 @@ Changing, deleting, inserting or reordering any entry breaks the chain at that e
 The seal proves integrity, not authorship: it is not a signature. Time is never read here; the
 caller passes timestamps, so hashing is deterministic. Standard library only.
 
-Wire shape of one entry (the seed's audit-chain JSON, camelCase)::
+Wire shape of one entry (the audit-chain JSON of bayesoutputgate, camelCase)::
 
     {"index": 0, "payload": {...}, "timestamp": "2026-01-01T00:00:00Z",
      "previousHash": "000...0", "hash": "<64 hex>"}
