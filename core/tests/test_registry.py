@@ -102,3 +102,15 @@ def test_default_registry_runtime_register(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr("assay._plugins._default", fresh)
     toy = assay.register(Toy("mine"))
     assert assay.default_registry().dimension("runtime/mine") is toy
+
+
+@pytest.mark.parametrize("kind", [None, "dimension"])
+def test_a_class_is_refused_with_a_message_saying_to_register_an_instance(
+    kind: str | None,
+) -> None:
+    registry = assay.Registry()
+    with pytest.raises(assay.AssayError) as caught:
+        registry.register(Toy, kind=kind)
+    assert caught.value.code == "INVALID_PLUGIN_OBJECT"
+    assert "Toy is a class; register an instance" in caught.value.message
+    assert len(registry) == 0

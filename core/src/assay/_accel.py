@@ -1,11 +1,11 @@
-"""Whether compiled speedups may be used.
+"""The one switch for compiled kernels.
 
-Some packages ship an optional compiled twin (``_speedups``, built from Cython when the package
-is installed on a machine with a C compiler) of their hot path next to the pure-Python
-reference implementation. Both give identical results; the compiled one is only faster. When
-``ASSAY_PURE_PYTHON`` is ``1``, ``true`` or ``yes`` (any case), every package uses its
-pure-Python implementation instead — for debugging, profiling Python code, or checking that the
-two agree.
+Some plugins ship an optional compiled module (built with Cython when the package is installed on
+a machine with a C compiler): a rule-free kernel such as a tokeniser, or a module compiled from
+the plugin's own Python source. The Python code stays the one source of every rule; the compiled
+module only gives the same results faster. When ``ASSAY_PURE_PYTHON`` is ``1``, ``true`` or
+``yes`` (any case), :func:`load_speedups` returns ``None`` everywhere and the Python code runs:
+for debugging, profiling, or checking that the two agree (docs/speedups.md).
 """
 
 from __future__ import annotations

@@ -111,6 +111,11 @@ def infer_kind(obj: Any) -> str:
     Checked in the order dimension, metric, perturbation, judge, policy (the first whose required
     attributes and methods are all present wins).
     """
+    if isinstance(obj, type):
+        raise AssayError(
+            ErrorCode.INVALID_PLUGIN_OBJECT,
+            f"{obj.__qualname__} is a class; register an instance of it ({obj.__qualname__}())",
+        )
     for kind in ("dimension", "metric", "perturbation", "judge", "policy"):
         if _missing_members(kind, obj) == []:
             return kind
@@ -167,7 +172,8 @@ class Registry:
         :param provider: who provides it (default ``"runtime"``: qualified ``runtime/<name>``).
         :return: the registration.
         :raises AssayError: ``DUPLICATE_NAME`` when the provider already registered that name;
-            ``INVALID_PLUGIN_OBJECT`` when ``obj`` lacks what its protocol requires.
+            ``INVALID_PLUGIN_OBJECT`` when ``obj`` lacks what its protocol requires, or is a
+            class rather than an instance of one.
         """
         if isinstance(provider, str):
             provider = Provider(provider)
@@ -180,6 +186,12 @@ class Registry:
         self, kind: str, obj: Any, name: str | None, provider: Provider
     ) -> Registration:
         if kind in KNOWN_KINDS:
+            if isinstance(obj, type):
+                raise AssayError(
+                    ErrorCode.INVALID_PLUGIN_OBJECT,
+                    f"{obj.__qualname__} is a class; register an instance of it as a {kind} "
+                    f"({obj.__qualname__}() or with its arguments)",
+                )
             missing = _missing_members(kind, obj)
             if missing:
                 raise AssayError(

@@ -54,7 +54,8 @@ def format_error(error: AssayError) -> str:
 
 
 class AssayGroup(click.Group):
-    """A click group that turns :class:`AssayError` into a one-line message and exit code 2."""
+    """A click group that turns :class:`AssayError` into a one-line message and exit code 2, and
+    an interruption (Ctrl-C) into exit code 130."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -62,11 +63,21 @@ class AssayGroup(click.Group):
         except AssayError as error:
             click.echo(format_error(error), err=True)
             ctx.exit(EXIT_USAGE)
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            ctx.exit(ExitCode.INTERRUPTED)
 
 
 def echo_json(value: Any, *, pretty: bool = True) -> None:
     """Print ``value`` as JSON on standard output (non-finite numbers written as null)."""
-    text = json.dumps(value, indent=2 if pretty else None, ensure_ascii=False, allow_nan=False)
+    indent = 2 if pretty else None
+    try:
+        text = json.dumps(value, indent=indent, ensure_ascii=False, allow_nan=False)
+    except ValueError:  # a NaN or an infinity, which JSON cannot carry
+        from assay.wire import to_json_safe
+
+        safe = to_json_safe(value, nonfinite="null")
+        text = json.dumps(safe, indent=indent, ensure_ascii=False, allow_nan=False)
     click.echo(text)
 
 

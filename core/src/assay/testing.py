@@ -21,8 +21,8 @@ Behavioural checks for your own objects (call them from your tests):
 * :func:`assert_wire_equal` — deep equality of JSON-like values with numbers compared as numbers,
   NaN equal to NaN, and chosen free-text keys ignored (how reference outputs compare).
 
-For compiled twins (docs/speedups.md): :func:`typed_fields` spells out the types of a result,
-:func:`pure_python_result` computes one in a process where every twin is off.
+For compiled kernels (docs/speedups.md): :func:`typed_fields` spells out the types of a result,
+:func:`pure_python_result` computes one in a process where every compiled kernel is off.
 """
 
 from __future__ import annotations
@@ -152,7 +152,7 @@ def check_policy(policy: Policy, evidence: Any) -> Decision:
 
 def typed_fields(value: Any) -> Any:
     """``value`` with the type of every part spelled out, as plain JSON-able lists — for
-    asserting that a compiled twin returns *exactly* what its pure-Python reference returns (the
+    asserting that a compiled module returns *exactly* what its pure-Python reference returns (the
     wire shape would hide ``25.0`` versus ``25``; ``True == 1`` and dict equality ignore types
     and key order).
 
@@ -181,8 +181,8 @@ def typed_fields(value: Any) -> Any:
 
 def pure_python_result(test_file: str | Path, function: str, *, timeout: float = 600) -> Any:
     """What ``function()`` of the test module ``test_file`` returns when run in a fresh
-    interpreter with ``ASSAY_PURE_PYTHON=1`` (every compiled twin off), read back from JSON —
-    to compare with what the same function returns in this process, twins on.
+    interpreter with ``ASSAY_PURE_PYTHON=1`` (every compiled kernel off), read back from JSON —
+    to compare with what the same function returns in this process, compiled kernels on.
 
     The module is imported by name from its folder, so ``function`` and what it calls must not
     depend on pytest fixtures; it must return JSON-able values (see :func:`typed_fields`).

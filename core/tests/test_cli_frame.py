@@ -1,0 +1,75 @@
+"""The CLI frame's shared conventions: error lines, exit codes, --workers, JSON output."""
+
+from __future__ import annotations
+
+import json
+
+import click
+import pytest
+from click.testing import CliRunner
+
+import assay
+from assay.cli import AssayGroup, echo_json, resolve_workers, workers_option
+
+
+def _group_with(command: click.Command) -> click.Group:
+    group = AssayGroup(name="assay")
+    group.add_command(command)
+    return group
+
+
+def test_an_assay_error_is_one_line_on_stderr_and_exit_2() -> None:
+    @click.command("bad")
+    def bad() -> None:
+        raise assay.AssayError("INVALID_INPUT", "must be a number", "candidates[0].score")
+
+    result = CliRunner().invoke(_group_with(bad), ["bad"])
+    assert result.exit_code == assay.ExitCode.USAGE == 2
+    assert result.stderr == "error [INVALID_INPUT] candidates[0].score: must be a number\n"
+
+
+def test_ctrl_c_exits_130_without_a_traceback() -> None:
+    @click.command("slow")
+    def slow() -> None:
+        raise KeyboardInterrupt
+
+    result = CliRunner().invoke(_group_with(slow), ["slow"])
+    assert result.exit_code == assay.ExitCode.INTERRUPTED == 130
+    assert result.stderr == "interrupted\n"
+
+
+@pytest.mark.parametrize(("given", "expected"), [("0", 0), ("3", 3), ("AUTO", None)])
+def test_workers_option_takes_a_count_or_auto(given: str, expected: int | None) -> None:
+    @click.command("run")
+    @workers_option
+    def run(workers: int) -> None:
+        click.echo(workers)
+
+    result = CliRunner().invoke(run, ["--workers", given])
+    assert result.exit_code == 0
+    assert int(result.stdout) == (expected if expected is not None else resolve_workers("auto"))
+    assert resolve_workers("auto") >= 1
+
+
+@pytest.mark.parametrize("given", ["-1", "two"])
+def test_workers_option_refuses_other_values_as_a_usage_error(given: str) -> None:
+    @click.command("run")
+    @workers_option
+    def run(workers: int) -> None:
+        raise AssertionError("not reached")
+
+    result = CliRunner().invoke(run, ["--workers", given])
+    assert result.exit_code == 2
+    assert "--workers" in result.stderr
+
+
+@pytest.mark.parametrize("value", [-1, True, "many", 1.5])
+def test_resolve_workers_refuses_what_is_not_a_count(value: object) -> None:
+    with pytest.raises(assay.AssayError) as caught:
+        resolve_workers(value)  # type: ignore[arg-type]
+    assert (caught.value.code, caught.value.path) == ("INVALID_CONFIG", "workers")
+
+
+def test_echo_json_writes_non_finite_numbers_as_null(capsys: pytest.CaptureFixture[str]) -> None:
+    echo_json({"mean": float("nan"), "max": float("inf"), "n": [1.0, 2]}, pretty=False)
+    assert json.loads(capsys.readouterr().out) == {"mean": None, "max": None, "n": [1, 2]}
