@@ -38,6 +38,7 @@ __all__ = [
     "echo_json",
     "format_error",
     "read_json_file",
+    "read_text_input",
     "resolve_workers",
     "workers_option",
 ]
@@ -81,16 +82,32 @@ def echo_json(value: Any, *, pretty: bool = True) -> None:
     click.echo(text)
 
 
+def read_text_input(path: str | os.PathLike[str]) -> str:
+    """The UTF-8 text of ``path``, or of standard input when ``path`` is ``-``.
+
+    :raises AssayError: ``IO_ERROR`` when it cannot be read, ``MALFORMED_INPUT`` when it is not
+        UTF-8 text.
+    """
+    name = "standard input" if str(path) == "-" else str(path)
+    try:
+        if str(path) == "-":
+            return sys.stdin.buffer.read().decode("utf-8")
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise AssayError(ErrorCode.IO_ERROR, f"cannot read {name}: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise AssayError(
+            ErrorCode.MALFORMED_INPUT, f"{name} is not UTF-8 text (byte {exc.start})"
+        ) from exc
+
+
 def read_json_file(path: str) -> Any:
     """Parse JSON from ``path`` (``-`` for standard input).
 
     :raises AssayError: ``IO_ERROR`` when unreadable, ``MALFORMED_INPUT`` (with line and column)
-        when not JSON.
+        when not UTF-8 or not JSON.
     """
-    try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise AssayError(ErrorCode.IO_ERROR, f"cannot read {path}: {exc.strerror}") from exc
+    text = read_text_input(path)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

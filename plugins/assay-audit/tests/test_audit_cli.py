@@ -58,3 +58,17 @@ def test_verify_exits_2_on_malformed_or_missing_files(tmp_path: Path):
     missing = CliRunner().invoke(build_cli(), ["audit", "verify", str(tmp_path / "none")])
     assert missing.exit_code == 2
     assert "error [IO_ERROR]" in missing.output
+
+
+def test_verify_reads_the_chain_from_standard_input(tmp_path: Path):
+    path = tmp_path / "chain.jsonl"
+    _write_chain(path, 2)
+    result = CliRunner().invoke(build_cli(), ["audit", "verify", "-"], input=path.read_bytes())
+    assert result.exit_code == 0
+    assert result.output == "ok: 2 entries verified\n"
+
+
+def test_verify_of_text_that_is_not_utf8_is_a_coded_error_exit_2():
+    result = CliRunner().invoke(build_cli(), ["audit", "verify", "-"], input=b"\xff\xfe[]")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error [MALFORMED_INPUT] standard input is not UTF-8 text")

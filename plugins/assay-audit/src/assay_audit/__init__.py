@@ -212,7 +212,8 @@ def verify_chain(entries: Sequence[AuditEntry]) -> ChainVerification:
 
 
 def read_chain_file(path: str | os.PathLike[str]) -> list[AuditEntry]:
-    """Read a chain file: a JSON array of entries, or JSON Lines (one entry per line).
+    """Read a chain file (``-``: standard input): a JSON array of entries, or JSON Lines (one
+    entry per line).
 
     In JSON Lines, a last line without its newline is a torn append (a crash mid-write) and is
     ignored, so everything sealed before it still verifies.
@@ -220,10 +221,9 @@ def read_chain_file(path: str | os.PathLike[str]) -> list[AuditEntry]:
     :raises AssayError: ``IO_ERROR`` when unreadable; ``INVALID_SNAPSHOT`` when the text is not
         a chain (bad JSON, an entry of the wrong shape), with the entry's path.
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise AssayError(ErrorCode.IO_ERROR, f"cannot read {path}: {exc.strerror}") from exc
+    from assay.cli import read_text_input
+
+    text = read_text_input(path)
     stripped = text.lstrip()
     if stripped.startswith("["):
         try:

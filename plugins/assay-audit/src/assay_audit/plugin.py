@@ -20,11 +20,11 @@ def audit_group() -> None:
 
 
 @audit_group.command(name="verify")
-@click.argument("chain", type=click.Path(dir_okay=False))
+@click.argument("chain", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 def verify_command(ctx: click.Context, chain: str, as_json: bool) -> None:
-    """Verify the audit chain in CHAIN (a JSON array of entries, or JSON Lines).
+    """Verify the audit chain in CHAIN (a JSON array of entries, or JSON Lines; - for stdin).
 
     Exit codes: 0 intact, 20 broken (the first broken index is reported), 2 unreadable or
     malformed.

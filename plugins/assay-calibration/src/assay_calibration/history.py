@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -41,12 +40,9 @@ def read_history(path: str | Path) -> tuple[list[Any], list[int]]:
         ``<file>:<line>`` when a line is not JSON.
     """
     name = _display_name(path)
-    try:
-        text = sys.stdin.read() if str(path) == "-" else Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise assay.AssayError("IO_ERROR", f"cannot read {path}: {exc.strerror}") from exc
-    except UnicodeDecodeError as exc:
-        raise assay.AssayError("MALFORMED_INPUT", f"{path} is not UTF-8 text: {exc}") from exc
+    from assay.cli import read_text_input
+
+    text = read_text_input(path)
     records: list[Any] = []
     lines: list[int] = []
     for number, line in enumerate(text.splitlines(), start=1):

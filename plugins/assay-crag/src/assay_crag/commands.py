@@ -11,8 +11,6 @@ message``).
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 from typing import Any
 
 import click
@@ -26,12 +24,9 @@ __all__ = ["ab_command", "alerts_command", "decide_command", "route_group"]
 
 def _read_jsonl(path: str) -> list[tuple[int, Any]]:
     """(line number, value) of each non-blank line of a JSON Lines file (``-``: stdin)."""
-    try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise assay.AssayError(
-            assay.ErrorCode.IO_ERROR, f"cannot read {path}: {exc.strerror}"
-        ) from exc
+    from assay.cli import read_text_input
+
+    text = read_text_input(path)
     records = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
