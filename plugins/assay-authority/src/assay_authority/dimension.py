@@ -3,7 +3,7 @@
 How authoritative are the sources the answer was drawn from? Each of the top-K candidates gets an
 effective authority rank (lower is more authoritative), the rank becomes points, the points are
 aggregated (weighted by retrieval score, or best source wins) and two small bonuses are added.
-The rules, in the order applied, are those of ``conformance/scorecard/RULES.md`` section 7.
+The rules are applied in the order transparent-confidence 0.3 applies them.
 """
 
 from __future__ import annotations
@@ -161,7 +161,7 @@ class AuthorityDimension(assay.Dimension):
             _validate_tier(tier, f"authority.tiers[{index}]")
 
     def score(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> assay.DimensionScore:
-        """Score the top-K candidates' authority (RULES.md section 7)."""
+        """Score the top-K candidates' authority."""
         section = config.get(self.name) or {}
         top_k = section.get("topK")
         if top_k is None:

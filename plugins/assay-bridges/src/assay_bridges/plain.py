@@ -1,6 +1,6 @@
 """The four plain-object adapters of the specification, exactly as the reference implements them.
 
-Rules (RULES.md section 17): only numbers are taken (NaN and infinities too; strings, ``None`` and
+Rules: only numbers are taken (NaN and infinities too; strings, ``None`` and
 booleans are ignored), values are not range-checked, and a key appears in the result only when it
 was extracted. These adapters read flat dicts with fixed key names; for what the frameworks really
 return (RAGAS rows, DeepEval ``MetricData``, TruLens rows and ``FeedbackResult``) use

@@ -1,6 +1,6 @@
 """Score-band calibration: how often answers in each score band turned out right.
 
-Implements the specification's ``analyzeCalibration`` (rules in the conformance RULES.md section 16)
+Implements the specification's ``analyzeCalibration``
 with a snake_case API. It reads historical records ``{total, outcome, recommendedAction?}`` — the
 0–100 total a scorecard gave an answer, what happened to the answer, and the action the scorecard
 recommended — and reports:

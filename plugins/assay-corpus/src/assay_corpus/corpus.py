@@ -2,7 +2,7 @@
 
 Does the corpus hold the document types a complete answer needs? The share of expected types
 present maps onto a step table (not a linear scale), and a known-missing relevant type costs 3
-points. The rules are those of ``conformance/scorecard/RULES.md`` section 8.
+points. The rules are those of transparent-confidence 0.3.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ class CorpusDimension(ReadinessDimension):
     missing_signals = MappingProxyType({MISSING_COUNT: "corpusTypes"})
 
     def validate_config(self, config: Mapping[str, Any]) -> None:
-        """RULES.md section 14 for ``corpus``: ``expectedTypeCount`` or ``expectedTypes`` given,
+        """Config checks for ``corpus``: ``expectedTypeCount`` or ``expectedTypes`` given,
         equal when both are, the count an integer >= 1 (``expectedTypes: []`` passes); plus
         ``expectedTypes`` must be a list of strings.
 
@@ -115,7 +115,7 @@ class CorpusDimension(ReadinessDimension):
         self, inputs: Mapping[str, Any], config: Mapping[str, Any]
     ) -> list[assay.ScoreWarning]:
         """``missing-corpus-count`` when neither ``corpusTypeCount`` nor ``presentTypes`` is
-        given (RULES.md section 11)."""
+        given."""
         if "corpusTypeCount" in inputs or "presentTypes" in inputs:
             return []
         return [
@@ -125,7 +125,7 @@ class CorpusDimension(ReadinessDimension):
         ]
 
     def score(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> assay.DimensionScore:
-        """Score corpus coverage (RULES.md section 8)."""
+        """Score corpus coverage."""
         section = config.get(self.name) or {}
         expected_types: Sequence[str] | None = section.get("expectedTypes")
         present_types: Sequence[str] | None = inputs.get("presentTypes")

@@ -2,7 +2,7 @@
 
 Is the index itself healthy: built with the expected embedding model, in step with its sources,
 not stale, fully ingested, filtered by ACL, free of deleted content? Six operational sub-signals
-each earn a few points. The rules are those of ``conformance/scorecard/RULES.md`` section 10.
+each earn a few points. The rules are those of transparent-confidence 0.3.
 
 A sub-signal given as ``None`` is treated as not provided.
 """
@@ -130,7 +130,7 @@ class IndexIntegrityDimension(ReadinessDimension):
     missing_signals = MappingProxyType({INCOMPLETE: "indexIntegrity"})
 
     def validate_config(self, config: Mapping[str, Any]) -> None:
-        """RULES.md section 14 for ``indexIntegrity``: ``maxFailedIngestionsForFullScore`` a
+        """Config checks for ``indexIntegrity``: ``maxFailedIngestionsForFullScore`` a
         non-negative integer; ``staleRatioWarnAt`` and ``staleRatioZeroAt`` finite in [0, 1]
         with zeroAt > warnAt.
 
@@ -166,7 +166,7 @@ class IndexIntegrityDimension(ReadinessDimension):
         self, inputs: Mapping[str, Any], config: Mapping[str, Any]
     ) -> list[assay.ScoreWarning]:
         """``input-out-of-range`` for ratios outside [0, 1] and counts that are not non-negative
-        integers, when ``inputs.indexIntegrity`` is given (RULES.md section 11)."""
+        integers, when ``inputs.indexIntegrity`` is given."""
         signals = inputs.get(self.name)
         if not isinstance(signals, Mapping):
             return []
@@ -187,7 +187,7 @@ class IndexIntegrityDimension(ReadinessDimension):
         return warnings
 
     def score(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> assay.DimensionScore:
-        """Score the six sub-signals (RULES.md section 10)."""
+        """Score the six sub-signals."""
         settings = _settings(config)
         signals = inputs.get(self.name)
         if type(signals) is not dict and not isinstance(signals, Mapping):

@@ -2,7 +2,7 @@
 
 How recent are the retrieved documents? One age is selected from the dated candidates (median,
 oldest or newest), then scored: full points inside the window, a continuous monthly decay after
-it, zero at the hard cutoff. The rules are those of ``conformance/scorecard/RULES.md`` section 9.
+it, zero at the hard cutoff. The rules are those of transparent-confidence 0.3.
 
 There is no hidden clock: the reference time is ``config.freshness.now`` or, when a caller wants
 one, a clock passed explicitly to :class:`FreshnessDimension`.
@@ -95,7 +95,7 @@ class FreshnessDimension(assay.Dimension):
         return self.name in config
 
     def validate_config(self, config: Mapping[str, Any]) -> None:
-        """RULES.md section 14 for ``freshness``: ``hardCutoffAge`` > ``maxAgeForFullScore`` and
+        """Config checks for ``freshness``: ``hardCutoffAge`` > ``maxAgeForFullScore`` and
         ``penaltyPerMonth`` >= 0 (NaN passes both, as in the reference); plus numbers must be
         numbers and ``now`` must be a readable instant (or a clock injected).
 
@@ -128,14 +128,14 @@ class FreshnessDimension(assay.Dimension):
     def check_inputs(
         self, inputs: Mapping[str, Any], config: Mapping[str, Any]
     ) -> list[assay.ScoreWarning]:
-        """``missing-freshness-dates`` when no candidate carries a date (RULES.md section 11)."""
+        """``missing-freshness-dates`` when no candidate carries a date."""
         candidates = _candidates(inputs)
         if any(isinstance(c.get("lastUpdated"), datetime | str) for c in candidates):
             return []
         return [_missing_dates("Freshness scoring is active, but no candidate has lastUpdated.")]
 
     def score(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> assay.DimensionScore:
-        """Score the selected document age (RULES.md section 9)."""
+        """Score the selected document age."""
         section = config.get(self.name) or {}
         aggregation = _setting(section, "aggregation")
         dated = _dated(inputs)

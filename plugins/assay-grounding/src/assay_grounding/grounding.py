@@ -1,6 +1,6 @@
 """Answer grounding (max 30): how well the answer is grounded in the source documents.
 
-"Dimension 1" of transparent-confidence 0.3; exact rules in RULES.md section 3 beside the conformance vectors.
+"Dimension 1" of transparent-confidence 0.3; the same rules, to the number.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Answer relevance (max 15): whether the answer addresses the question, independent of grounding.
 
-"Answer Relevance" of transparent-confidence 0.3; exact rules in RULES.md section 6.
+"Answer Relevance" of transparent-confidence 0.3; the same rules, to the number.
 """
 
 from __future__ import annotations

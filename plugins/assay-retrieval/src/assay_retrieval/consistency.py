@@ -1,6 +1,6 @@
 """Evidence consistency (max 10): retrieval score stability plus the explicit conflict signal.
 
-"Dimension 3" of transparent-confidence 0.3; exact rules in RULES.md section 5.
+"Dimension 3" of transparent-confidence 0.3; the same rules, to the number.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Retrieval confidence (max 25): quality, breadth and agreement of the retrieved candidates.
 
-"Dimension 2" and "Retrieval Tuning" of transparent-confidence 0.3; exact rules in RULES.md section 4.
+"Dimension 2" and "Retrieval Tuning" of transparent-confidence 0.3; the same rules, to the number.
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ class RetrievalSettings:
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> RetrievalSettings:
-        """Resolve and validate ``config["retrieval"]`` (RULES.md 14, in that order).
+        """Resolve and validate ``config["retrieval"]`` (checked in the order transparent-confidence 0.3 checks them).
 
         :raises assay.AssayError: ``INVALID_CONFIG`` with the field path.
         """

@@ -232,7 +232,7 @@ class Scorer:
                 t1_weight += weight
             else:
                 t2_weight += weight
-        # input checks in check order (RULES.md 11, "V")
+        # input checks in check order
         checkers = sorted(dimensions, key=lambda d: getattr(d, "check_order", 1_000))
         active = _Active(
             tuple((d.score, d.name, weights[d.name], d.tier == 1) for d in dimensions),

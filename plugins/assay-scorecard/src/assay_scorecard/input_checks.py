@@ -1,4 +1,4 @@
-"""The input checks every scorecard runs on the common ScoringInputs fields (RULES.md 11, "V").
+"""The input checks every scorecard runs on the common ScoringInputs fields.
 
 Dimension-specific checks (freshness dates, corpus counts, required relevance, index integrity)
 come from each active dimension's ``check_inputs``; these are the ones on fields the core's

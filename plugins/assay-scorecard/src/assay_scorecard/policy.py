@@ -62,7 +62,7 @@ def _text(number: Any) -> str:
 
 @attrs.frozen
 class ThresholdActionPolicy:
-    """answer / review / abstain by thresholds and warning lists (RULES.md section 13).
+    """answer / review / abstain by thresholds and warning lists.
 
     Rules, first match wins: documents-silent -> abstain; abstain-when-missing -> abstain;
     abstain-on-warning -> abstain; total < abstain_below -> abstain; tier1 <

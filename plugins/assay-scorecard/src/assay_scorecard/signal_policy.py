@@ -1,4 +1,4 @@
-"""Signal policy: which signals are required, and what their absence does (RULES.md section 12)."""
+"""Signal policy: which signals are required, and what their absence does."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 They are shared by the core's input checks and signal policy and by dimension plugins, so that
 "a finite number", "a valid claim summary" and "a dated candidate" mean the same everywhere.
-All follow the reference implementation's JavaScript semantics (RULES.md beside the vectors).
+All follow the reference implementation's JavaScript semantics.
 """
 
 from __future__ import annotations
