@@ -9,7 +9,7 @@ import attrs
 
 import assay
 from assay_evaluation import EvaluationErrorCode as Code
-from assay_judges.http import HttpJudgeBase
+from assay_judges.http import HttpJudgeBase, reply_fields
 from assay_judges.settings import read_settings
 
 __all__ = ["ANTHROPIC_VERSION", "AnthropicJudge", "anthropic_judge"]
@@ -55,16 +55,26 @@ class AnthropicJudge(HttpJudgeBase):
         response = self.post(url, body, headers)
         try:
             blocks = [b["text"] for b in response["content"] if b.get("type") == "text"]
+            if not all(isinstance(block, str) for block in blocks):
+                raise TypeError("a text block is not a string")
         except (KeyError, TypeError, AttributeError) as exc:
-            raise assay.AssayError(Code.JUDGE_ERROR, f"{url} answered without content") from exc
+            raise assay.AssayError(
+                Code.JUDGE_ERROR, f"{url} answered without content", details={"reason": "bad-shape"}
+            ) from exc
         if not blocks:
-            raise assay.AssayError(Code.JUDGE_ERROR, f"{url} answered without a text block")
-        usage = response.get("usage") or {}
+            raise assay.AssayError(
+                Code.JUDGE_ERROR,
+                f"{url} answered without a text block",
+                details={"reason": "bad-shape"},
+            )
+        prompt_tokens, completion_tokens, model = reply_fields(
+            response, "input_tokens", "output_tokens"
+        )
         return assay.JudgeReply(
             "".join(blocks),
-            prompt_tokens=usage.get("input_tokens"),
-            completion_tokens=usage.get("output_tokens"),
-            model=response.get("model"),
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            model=model,
         )
 
 

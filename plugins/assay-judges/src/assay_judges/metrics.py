@@ -61,6 +61,7 @@ class Run:
     score: float | None
     explanation: str
     signals: tuple[assay.MetricSignal, ...] = ()
+    failure: dict[str, str] | None = None
 
 
 class Asker:
@@ -149,7 +150,13 @@ class JudgeMetric:
         except assay.AssayError as error:
             if error.code != Code.JUDGE_ERROR:
                 raise
-            return Run(None, "the judge failed", (assay.MetricSignal("error", error.message),))
+            reason = str(error.details.get("reason", "judge"))
+            return Run(
+                None,
+                f"the judge failed [{error.code}: {reason}]: {error.message}",
+                (assay.MetricSignal("error", error.message, reason, error.code),),
+                {"code": error.code, "reason": reason, "message": error.message},
+            )
 
     def _combine(
         self, runs: list[Run], threshold: float, session: JudgeSession, repeats: int
@@ -160,6 +167,9 @@ class JudgeMetric:
             "judge": session.judge.name,
             "cost": session.cost(),
         }
+        judge_failures = [run.failure for run in runs if run.failure is not None]
+        if judge_failures:
+            details["judgeFailures"] = judge_failures
         first = next((run for run in runs if run.score is not None), runs[0])
         failures = tuple(s for run in runs if run.score is None for s in run.signals)
         signals = first.signals + (failures if first.score is not None else failures[1:])

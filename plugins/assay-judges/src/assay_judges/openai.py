@@ -10,7 +10,7 @@ import attrs
 
 import assay
 from assay_evaluation import EvaluationErrorCode as Code
-from assay_judges.http import HttpJudgeBase
+from assay_judges.http import HttpJudgeBase, reply_fields
 from assay_judges.settings import read_settings
 
 __all__ = ["OpenAIJudge", "openai_judge"]
@@ -57,14 +57,15 @@ class OpenAIJudge(HttpJudgeBase):
                 raise TypeError("content is not a string")
         except (KeyError, IndexError, TypeError) as exc:
             raise assay.AssayError(
-                Code.JUDGE_ERROR, f"{url} answered without choices[0].message.content"
+                Code.JUDGE_ERROR,
+                f"{url} answered without choices[0].message.content",
+                details={"reason": "bad-shape"},
             ) from exc
-        usage = response.get("usage") or {}
+        prompt_tokens, completion_tokens, model = reply_fields(
+            response, "prompt_tokens", "completion_tokens"
+        )
         return assay.JudgeReply(
-            text,
-            prompt_tokens=usage.get("prompt_tokens"),
-            completion_tokens=usage.get("completion_tokens"),
-            model=response.get("model"),
+            text, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, model=model
         )
 
 

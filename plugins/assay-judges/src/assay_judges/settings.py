@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from typing import Any
@@ -10,8 +11,16 @@ from urllib.parse import urlparse
 import assay
 from assay_evaluation import EvaluationErrorCode as Code
 from assay_evaluation import snake_case
+from assay_judges.http import DEFAULT_MAX_RESPONSE_BYTES
 
-__all__ = ["JudgeSettings", "read_settings"]
+__all__ = [
+    "MAX_RESPONSE_BYTES",
+    "MAX_RETRIES",
+    "MAX_TIMEOUT",
+    "MAX_TOKENS",
+    "JudgeSettings",
+    "read_settings",
+]
 
 _KNOWN = {
     "model",
@@ -22,12 +31,22 @@ _KNOWN = {
     "retries",
     "max_tokens",
     "temperature",
+    "max_response_bytes",
 }
+
+MAX_TIMEOUT = 3600.0
+"""The longest per-attempt deadline accepted, in seconds."""
+MAX_RETRIES = 10
+"""The most retries accepted."""
+MAX_TOKENS = 1_000_000
+"""The largest ``maxTokens`` accepted."""
+MAX_RESPONSE_BYTES = 256 * 1024 * 1024
+"""The largest ``maxResponseBytes`` accepted (the default is 8 MiB)."""
 
 
 class JudgeSettings(dict[str, Any]):
     """Validated settings: ``model``, ``base_url``, ``api_key`` (may be ``None``), ``timeout``,
-    ``retries``, ``max_tokens``, ``temperature``."""
+    ``retries``, ``max_tokens``, ``temperature``, ``max_response_bytes``."""
 
 
 def _fail(message: str, field: str) -> assay.AssayError:
@@ -73,15 +92,37 @@ def read_settings(
             f"the {provider} judge needs an API key: set {key_variable} or apiKey", "apiKey"
         )
     timeout = raw.get("timeout", 60.0)
-    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
-        raise _fail(f"timeout must be a positive number of seconds, got {timeout!r}", "timeout")
-    for field, default in (("retries", 2), ("max_tokens", 1024)):
+    if (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, int | float)
+        or not 0 < timeout <= MAX_TIMEOUT
+    ):
+        raise _fail(
+            f"timeout must be a number of seconds in (0, {MAX_TIMEOUT:g}], got {timeout!r}",
+            "timeout",
+        )
+    bounds = {
+        "retries": (2, 0, MAX_RETRIES, "retries"),
+        "max_tokens": (1024, 1, MAX_TOKENS, "maxTokens"),
+        "max_response_bytes": (
+            DEFAULT_MAX_RESPONSE_BYTES,
+            1024,
+            MAX_RESPONSE_BYTES,
+            "maxResponseBytes",
+        ),
+    }
+    for field, (default, low, high, wire) in bounds.items():
         value = raw.get(field, default)
-        if isinstance(value, bool) or not isinstance(value, int) or value < (field == "max_tokens"):
-            raise _fail(f"{field} must be a non-negative integer, got {value!r}", field)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise _fail(f"{wire} must be an integer in [{low}, {high}], got {value!r}", wire)
     temperature = raw.get("temperature", 0.0)
-    if isinstance(temperature, bool) or not isinstance(temperature, int | float):
-        raise _fail(f"temperature must be a number, got {temperature!r}", "temperature")
+    if (
+        isinstance(temperature, bool)
+        or not isinstance(temperature, int | float)
+        or not math.isfinite(temperature)
+        or not 0 <= temperature <= 2
+    ):
+        raise _fail(f"temperature must be a number in [0, 2], got {temperature!r}", "temperature")
     return JudgeSettings(
         model=model,
         base_url=str(base_url).rstrip("/"),
@@ -90,4 +131,5 @@ def read_settings(
         retries=raw.get("retries", 2),
         max_tokens=raw.get("max_tokens", 1024),
         temperature=float(temperature),
+        max_response_bytes=raw.get("max_response_bytes", DEFAULT_MAX_RESPONSE_BYTES),
     )
