@@ -237,3 +237,17 @@ def test_objects_registered_with_assay_register_are_used_by_default(
         assay.reset_default_registry()
     assert run.invariance == 1.0 and run.sensitivity == 1.0
     assert run.cases[0].variants[0].decision == "APPROVE"
+
+
+def test_exit_0_without_the_decision_is_not_cached(workdir: Path) -> None:
+    # exits 0 but prints no JSON: a failed invocation, which must run again next time
+    script = workdir / "pipeline.py"
+    good = script.read_text()
+    script.write_text("import sys\nsys.stdin.read()\nprint('not json')\n")
+    first = check(workdir, only=["alpha"])
+    assert first.failed == 6 and first.executed == 6
+    again = check(workdir, only=["alpha"])
+    assert (again.executed, again.cached, again.failed) == (6, 0, 6)
+    script.write_text(good)  # the fixed pipeline runs everything afresh
+    fixed = check(workdir, only=["alpha"])
+    assert (fixed.executed, fixed.cached, fixed.failed) == (6, 0, 0)

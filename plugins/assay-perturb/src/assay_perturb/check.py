@@ -30,7 +30,7 @@ from assay_perturb.execute import execute
 from assay_perturb.invoke import Invocation, InvocationResult
 from assay_perturb.plan import plan_cases
 from assay_perturb.report_html import html_report
-from assay_perturb.scoring import RunResult, score_run
+from assay_perturb.scoring import RunResult, read_decision, score_run
 
 __all__ = ["RUN_DIR", "distance_function", "run_check"]
 
@@ -110,6 +110,9 @@ def run_check(
         jobs=config.jobs,
         use_cache=config.cache,
         on_result=on_result,
+        accept=lambda result: (
+            read_decision(result, config.decision_field, config.decision_type)[1] is None
+        ),
     )
     run = score_run(
         planned,

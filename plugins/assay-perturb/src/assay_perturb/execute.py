@@ -26,12 +26,15 @@ def execute(
     jobs: int = 1,
     use_cache: bool = True,
     on_result: Callable[[Invocation, InvocationResult], None] | None = None,
+    accept: Callable[[InvocationResult], bool] | None = None,
 ) -> dict[str, InvocationResult]:
     """Run (or reuse) every invocation; return results by invocation key.
 
     :param jobs: invocations run at the same time (1: one after another, in order).
     :param use_cache: reuse a stored result with the same key that ran to a zero exit within
         the timeout (failed invocations always run again).
+    :param accept: a stored result is reused only when this also holds (the run passes "its
+        output holds the decision field").
     :param on_result: called in the calling thread after each result (for progress output).
     :raises KeyboardInterrupt: after cancelling invocations not yet started; finished ones are
         already stored.
@@ -39,7 +42,7 @@ def execute(
     results: dict[str, InvocationResult] = {}
     pending = []
     for invocation in invocations:
-        cached = load_cached(run_dir, invocation) if use_cache else None
+        cached = load_cached(run_dir, invocation, accept) if use_cache else None
         if cached is not None:
             results[invocation.key] = cached
             if on_result:

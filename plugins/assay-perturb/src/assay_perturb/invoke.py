@@ -17,7 +17,7 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -125,8 +125,17 @@ def cache_key(fingerprint: str, payload: Mapping[str, Any], repeat: int) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
-def load_cached(run_dir: Path, invocation: Invocation) -> InvocationResult | None:
-    """The finished, successful result stored for ``invocation`` (same key), or ``None``."""
+def load_cached(
+    run_dir: Path,
+    invocation: Invocation,
+    accept: Callable[[InvocationResult], bool] | None = None,
+) -> InvocationResult | None:
+    """The finished, successful result stored for ``invocation`` (same key), or ``None``.
+
+    :param accept: a further condition on the stored result (the run passes "its output holds
+        the decision field"), so an invocation that exited 0 but printed no usable decision
+        runs again like any failed one.
+    """
     folder = run_dir / invocation.folder
     try:
         record = json.loads((folder / "result.json").read_text(encoding="utf-8"))
@@ -145,7 +154,9 @@ def load_cached(run_dir: Path, invocation: Invocation) -> InvocationResult | Non
         error=record.get("error"),
         cached=True,
     )
-    return result if result.completed else None
+    if not result.completed or (accept is not None and not accept(result)):
+        return None
+    return result
 
 
 def _spawn(

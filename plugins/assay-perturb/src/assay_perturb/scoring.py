@@ -28,7 +28,7 @@ from assay_perturb.decision import DecisionError, decision_from_output
 from assay_perturb.invoke import InvocationResult
 from assay_perturb.plan import PlannedCase
 
-__all__ = ["CaseResult", "Outcome", "RunResult", "SignalSummary", "score_run"]
+__all__ = ["CaseResult", "Outcome", "RunResult", "SignalSummary", "read_decision", "score_run"]
 
 OUTPUT_PREVIEW_CHARS = 1000
 
@@ -227,7 +227,10 @@ class RunResult:
         }
 
 
-def _read(result: InvocationResult, field: str, decision_type: str) -> tuple[Any, str | None]:
+def read_decision(
+    result: InvocationResult, field: str, decision_type: str
+) -> tuple[Any, str | None]:
+    """``(decision, None)``, or ``(None, why it failed)`` for one invocation's result."""
     if result.error is not None:
         return None, result.error
     if result.exit_code != 0:
@@ -285,7 +288,7 @@ def score_run(
         found = False
         for item in plan.all:
             result = results[item.invocation.key]
-            decision, failure = _read(result, field, decision_type)
+            decision, failure = read_decision(result, field, decision_type)
             dist = None
             if failure is None and item.signal is None and not found:
                 reference, found = decision, True
