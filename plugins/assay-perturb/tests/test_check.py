@@ -251,3 +251,19 @@ def test_exit_0_without_the_decision_is_not_cached(workdir: Path) -> None:
     script.write_text(good)  # the fixed pipeline runs everything afresh
     fixed = check(workdir, only=["alpha"])
     assert (fixed.executed, fixed.cached, fixed.failed) == (6, 0, 0)
+
+
+def test_names_differing_in_punctuation_or_case_get_their_own_folders(
+    workdir: Path, make_case
+) -> None:
+    names = ["c 1", "c_1", "c+1", "C_1"]
+    for name in names:
+        make_case(workdir / "cases", name)
+    first = check(workdir, only=names)
+    assert (first.executed, first.failed) == (24, 0)
+    folders = {o.folder for c in first.cases for o in (*c.baseline_runs, *c.variants)}
+    assert len(folders) == 24
+    assert len({f.split("/")[1].lower() for f in folders}) == 4
+    assert "invocations/c_1/swap" in folders  # a plain name keeps its own folder name
+    again = check(workdir, only=names)
+    assert (again.executed, again.cached) == (0, 24)

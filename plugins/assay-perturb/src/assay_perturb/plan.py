@@ -7,6 +7,7 @@ run.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 from collections.abc import Sequence
@@ -168,6 +169,19 @@ def plan_cases(
     return planned
 
 
+_PLAIN = re.compile(r"[a-z0-9_-][a-z0-9._-]*")
+
+
 def _safe(name: str) -> str:
-    """A file-name-safe form of a case or variant name (no separators, no leading dot)."""
-    return re.sub(r"[^A-Za-z0-9._-]", "_", name).lstrip(".") or "_"
+    """A file-name-safe folder name for a case or variant name, distinct for distinct names.
+
+    A plain name (lower-case letters, digits, ``._-``, no leading dot) is its own folder name.
+    Any other name becomes a slug plus ``~`` and a hash of the exact name, so ``c 1``, ``c_1``
+    and ``c+1`` (or ``A`` and ``a`` on a case-insensitive file system) never share a folder;
+    ``~`` never occurs in a plain name, so a slug cannot collide with a plain name either.
+    """
+    if _PLAIN.fullmatch(name) and len(name) <= 100:
+        return name
+    slug = re.sub(r"[^A-Za-z0-9._-]", "_", name).lstrip(".")[:60] or "_"
+    digest = hashlib.sha256(name.encode("utf-8", errors="surrogatepass")).hexdigest()[:12]
+    return f"{slug}~{digest}"
