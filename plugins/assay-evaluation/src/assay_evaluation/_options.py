@@ -15,10 +15,23 @@ import attrs
 from assay import AssayError
 from assay_evaluation._codes import EvaluationErrorCode as Code
 
-__all__ = ["MODES", "EvaluateOptions", "check_threshold", "parse_options", "snake_case"]
+__all__ = [
+    "LIMITS",
+    "MODES",
+    "EvaluateOptions",
+    "check_threshold",
+    "parse_options",
+    "snake_case",
+]
 
 MODES = ("heuristic", "llm", "hybrid")
 """Evaluation modes: heuristic metrics only, judge-backed metrics only, or routed per metric."""
+
+LIMITS = {"repeats": 100, "concurrency": 1024, "chunk_size": 100_000}
+"""The largest value accepted for each size-like option: ``repeats`` (judge calls per prompt),
+``concurrency`` (chunks in flight), ``chunk_size`` (samples per task)."""
+
+_WIRE = {"repeats": "repeats", "concurrency": "concurrency", "chunk_size": "chunkSize"}
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
 
@@ -158,7 +171,8 @@ def parse_options(options: EvaluateOptions | Mapping[str, Any] | None) -> Evalua
 
     ``None`` values fall back to the defaults (as in rag-eval-node-ts 0.3).
 
-    :raises AssayError: ``INVALID_OPTION`` for an unknown key or a value of the wrong type;
+    :raises AssayError: ``INVALID_OPTION`` for an unknown key, a value of the wrong type, a
+        size-like option above its :data:`LIMITS` or a regression threshold outside [0, 1];
         ``INVALID_THRESHOLD`` for a threshold or composite threshold outside [0, 1].
     """
     if options is None:
@@ -185,17 +199,23 @@ def parse_options(options: EvaluateOptions | Mapping[str, Any] | None) -> Evalua
                 f"a metric mode is 'heuristic' or 'llm', got {mode!r}",
                 f"options.metricModes.{key}",
             )
-    for name in ("repeats", "concurrency", "chunk_size"):
+    for name, limit in LIMITS.items():
         value = raw.get(name, 1)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= limit:
             raise AssayError(
-                Code.INVALID_OPTION, f"must be an integer >= 1, got {value!r}", f"options.{name}"
+                Code.INVALID_OPTION,
+                f"must be an integer in [1, {limit}], got {value!r}",
+                f"options.{_WIRE[name]}",
             )
     regression = raw.get("regression_threshold", 0.05)
-    if isinstance(regression, bool) or not isinstance(regression, int | float) or regression < 0:
+    if (
+        isinstance(regression, bool)
+        or not isinstance(regression, int | float)
+        or not 0 <= regression <= 1  # also refuses NaN
+    ):
         raise AssayError(
             Code.INVALID_OPTION,
-            f"must be a number >= 0, got {regression!r}",
+            f"must be a number in [0, 1], got {regression!r}",
             "options.regressionThreshold",
         )
     executor = raw.get("executor")

@@ -13,9 +13,22 @@ import assay
 from assay_faithfulness.codes import INVALID_OPTION
 from assay_faithfulness.ngrams import DEFAULT_NGRAM_SIZES, DEFAULT_NGRAM_WEIGHTS, resolve_weights
 
-__all__ = ["DEFAULT_OPTIONS", "HEURISTIC_OPTIONS_KEY", "HeuristicOptions", "heuristic_options"]
+__all__ = [
+    "DEFAULT_OPTIONS",
+    "HEURISTIC_OPTIONS_KEY",
+    "MAX_NGRAM_SIZE",
+    "MAX_NGRAM_SIZES",
+    "HeuristicOptions",
+    "heuristic_options",
+]
 
 HEURISTIC_OPTIONS_KEY = "heuristic"
+
+MAX_NGRAM_SIZE = 32
+"""The largest n-gram size accepted in ``ngramSizes`` (larger sizes cost memory and time and
+match nothing in practice)."""
+MAX_NGRAM_SIZES = 16
+"""The most entries accepted in ``ngramSizes`` and ``ngramWeights``."""
 
 _FIELDS = {
     "ngramSizes": "ngram_sizes",
@@ -69,7 +82,8 @@ class HeuristicOptions:
         ignored.
 
         :raises assay.AssayError: ``INVALID_OPTION`` (with the key's path) for an unknown key, a
-            size that is not a non-negative integer, or a weight or threshold that is not a
+            size that is not an integer in [0, :data:`MAX_NGRAM_SIZE`], more than
+            :data:`MAX_NGRAM_SIZES` sizes or weights, or a weight or threshold that is not a
             finite number.
         """
         kwargs: dict[str, Any] = {}
@@ -91,13 +105,20 @@ class HeuristicOptions:
 
 
 def _checked(field: str, value: Any, path: str) -> Any:
+    if field in ("ngram_sizes", "ngram_weights") and (
+        isinstance(value, list | tuple) and len(value) > MAX_NGRAM_SIZES
+    ):
+        raise assay.AssayError(
+            INVALID_OPTION, f"at most {MAX_NGRAM_SIZES} entries, got {len(value)}", path
+        )
     if field == "ngram_sizes":
         if not isinstance(value, list | tuple) or not all(
-            isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in value
+            isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= MAX_NGRAM_SIZE
+            for n in value
         ):
             raise assay.AssayError(
                 INVALID_OPTION,
-                f"must be a list of non-negative integers, got {value!r}",
+                f"must be a list of integers in [0, {MAX_NGRAM_SIZE}], got {value!r:.200}",
                 path,
             )
         return tuple(value)
