@@ -184,3 +184,24 @@ def test_interrupted_check_keeps_finished_invocations(workdir: Path) -> None:
     rerun = run_assay(workdir)
     assert rerun.returncode == 0, rerun.stderr
     assert f"12 planned, {12 - finished} run, {finished} cached, 0 failed" in rerun.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--min-invariance", "1.5"), "--min-invariance: must be a number from 0 to 1, got '1.5'"),
+        (
+            ("--min-sensitivity", "nan"),
+            "--min-sensitivity: must be a number from 0 to 1, got 'nan'",
+        ),
+        (("--min-invariance", "x"), "--min-invariance: must be a number from 0 to 1, got 'x'"),
+        (("--jobs", "0"), "--jobs: must be a whole number from 1 to 1000000, got '0'"),
+        (("--jobs", "two"), "--jobs: must be a whole number >= 1, got 'two'"),
+        (("--baseline-runs", "-1"), "--baseline-runs: must be a whole number from 1 to 1000000"),
+    ],
+)
+def test_invalid_options_exit_2_with_a_coded_error(cli, workdir: Path, args, message) -> None:
+    result = cli("check", "--quiet", *args)
+    assert result.exit_code == ExitCode.USAGE, result.output
+    assert result.stderr.startswith(f"error [INVALID_CONFIG] {message}")
+    assert not (workdir / "assay-perturb").exists()  # nothing ran

@@ -17,6 +17,7 @@ Only click and assay are imported here; the work is imported when a command runs
 
 from __future__ import annotations
 
+import math
 from typing import Any, NoReturn
 
 import click
@@ -111,6 +112,36 @@ def _floor(name: str, value: float | None, floor: float | None) -> str | None:
     return None
 
 
+def _option_error(name: str, message: str) -> assay.AssayError:
+    return assay.AssayError("INVALID_CONFIG", message, name)
+
+
+def _count_option(name: str, value: str | None) -> int | None:
+    """A whole number >= 1, or ``None`` when not given."""
+    if value is None:
+        return None
+    try:
+        number = int(value.strip())
+    except ValueError:
+        raise _option_error(name, f"must be a whole number >= 1, got {value!r}") from None
+    if not 1 <= number <= 1_000_000:
+        raise _option_error(name, f"must be a whole number from 1 to 1000000, got {value!r}")
+    return number
+
+
+def _fraction_option(name: str, value: str | None) -> float | None:
+    """A finite number from 0 to 1, or ``None`` when not given."""
+    if value is None:
+        return None
+    try:
+        number = float(value.strip())
+    except ValueError:
+        number = math.nan
+    if not 0.0 <= number <= 1.0:  # also refuses nan
+        raise _option_error(name, f"must be a number from 0 to 1, got {value!r}")
+    return number
+
+
 @perturb.command("check")
 @click.option(
     "--config",
@@ -125,18 +156,16 @@ def _floor(name: str, value: float | None, floor: float | None) -> str | None:
 @click.option("--only", multiple=True, help="Run only this case (repeatable).")
 @click.option(
     "--jobs",
-    type=click.IntRange(min=1),
     help="Pipeline invocations run at the same time (each is its own process already; this is "
     "concurrency, not --workers). Default: the configuration's jobs.",
 )
 @click.option("--no-cache", is_flag=True, help="Run every invocation, ignoring the cache.")
 @click.option(
     "--baseline-runs",
-    type=click.IntRange(min=1),
     help="Baseline repeats per case (measures the pipeline's nondeterminism).",
 )
-@click.option("--min-invariance", type=click.FloatRange(0, 1), help="Exit 1 below this.")
-@click.option("--min-sensitivity", type=click.FloatRange(0, 1), help="Exit 1 below this.")
+@click.option("--min-invariance", help="Exit 1 below this (a number from 0 to 1).")
+@click.option("--min-sensitivity", help="Exit 1 below this (a number from 0 to 1).")
 @click.option("--quiet", is_flag=True, help="No progress lines on standard error.")
 @click.option(
     "--json",
@@ -150,11 +179,11 @@ def check_command(
     config_path: str,
     run_dir: str,
     only: tuple[str, ...],
-    jobs: int | None,
+    jobs: str | None,
     no_cache: bool,
-    baseline_runs: int | None,
-    min_invariance: float | None,
-    min_sensitivity: float | None,
+    baseline_runs: str | None,
+    min_invariance: str | None,
+    min_sensitivity: str | None,
     quiet: bool,
     as_json: bool,
 ) -> None:
@@ -177,15 +206,21 @@ def check_command(
             click.echo(f"[{done[0]}] {invocation.case} / {invocation.variant}: {status}", err=True)
 
     try:
+        jobs_n = _count_option("--jobs", jobs)
+        runs_n = _count_option("--baseline-runs", baseline_runs)
+        floors = {
+            "invariance": _fraction_option("--min-invariance", min_invariance),
+            "sensitivity": _fraction_option("--min-sensitivity", min_sensitivity),
+        }
         config, text = load_config(config_path)
         run = run_check(
             config,
             run_dir=run_dir,
             config_text=text,
             only=only,
-            jobs=jobs,
+            jobs=jobs_n,
             use_cache=False if no_cache else None,
-            baseline_runs=baseline_runs,
+            baseline_runs=runs_n,
             on_result=progress,
         )
     except assay.AssayError as error:
@@ -211,8 +246,8 @@ def check_command(
     problems = [
         p
         for p in (
-            _floor("invariance", run.invariance, min_invariance),
-            _floor("sensitivity", run.sensitivity, min_sensitivity),
+            _floor("invariance", run.invariance, floors["invariance"]),
+            _floor("sensitivity", run.sensitivity, floors["sensitivity"]),
         )
         if p
     ]
