@@ -185,3 +185,21 @@ def run_tool(arguments: Any, tool: Tool = BAYES_OUTPUT_GATE_TOOL) -> dict[str, A
         return {"ok": True, "result": tool.handler(arguments)}
     except assay.AssayError as error:
         return {"ok": False, "error": error.to_dict()}
+    except (RecursionError, MemoryError):
+        return {
+            "ok": False,
+            "error": {
+                "code": INVALID_CONFIG,
+                "message": "input too large or nested too deeply",
+                "path": None,
+            },
+        }
+    except Exception as error:  # documented never to raise: a coded result instead
+        return {
+            "ok": False,
+            "error": {
+                "code": "PLUGIN_ERROR",
+                "message": f"the tool failed on this input ({type(error).__name__})",
+                "path": None,
+            },
+        }

@@ -8,7 +8,7 @@ from typing import Any
 
 from assay_jeffreys.errors import INVALID_OBSERVATION, fail
 from assay_jeffreys.likelihood import clamp_score, log_beta, log_binary_marginal_likelihood
-from assay_jeffreys.scores import to_score_map
+from assay_jeffreys.scores import models_from_wire, to_score_map
 from assay_jeffreys.types import BayesFactorResult, DimensionContribution, DimensionModel
 
 __all__ = [
@@ -126,6 +126,11 @@ def binary_bayes_factor(
     :raises AssayError: ``INVALID_OBSERVATION`` unless each pair is two integers with
         ``0 <= successes <= trials``.
     """
+    if not isinstance(outcomes, Mapping):
+        fail(
+            INVALID_OBSERVATION, "outcomes must map a dimension to (successes, trials)", "outcomes"
+        )
+    models = models_from_wire(models)
     contributions = []
     total = 0.0
     for model in models:
@@ -135,6 +140,19 @@ def binary_bayes_factor(
         if not isinstance(pair, tuple | list) or len(pair) != 2:
             fail(INVALID_OBSERVATION, "expected (successes, trials)", f"outcomes.{model.dimension}")
         k, n = pair
+        for name, value in (("successes", k), ("trials", n)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                fail(
+                    INVALID_OBSERVATION,
+                    f"{name} must be a non-negative integer",
+                    f"outcomes.{model.dimension}",
+                )
+            if value > 2**53:
+                fail(
+                    INVALID_OBSERVATION,
+                    f"{name} is too large (over 2**53)",
+                    f"outcomes.{model.dimension}",
+                )
         log_bf = model.weight * (
             log_binary_marginal_likelihood(k, n, model.high)
             - log_binary_marginal_likelihood(k, n, model.low)

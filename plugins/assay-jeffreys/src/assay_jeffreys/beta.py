@@ -14,7 +14,7 @@ from typing import Any
 
 from assay import AssayError
 from assay_jeffreys.errors import INVALID_OBSERVATION, INVALID_SNAPSHOT, NUMERIC, fail
-from assay_jeffreys.types import BetaParams
+from assay_jeffreys.types import BetaParams, finite
 
 __all__ = ["BetaModel"]
 
@@ -52,7 +52,7 @@ class BetaModel:
         """
         if isinstance(value, bool) or not isinstance(value, int | float):
             fail(INVALID_OBSERVATION, f"a score must be a number, got {value!r}", "value")
-        if not (math.isfinite(value) and 0.0 <= value <= 1.0):
+        if not (finite(value) and 0.0 <= value <= 1.0):
             fail(INVALID_OBSERVATION, f"a score must be in [0, 1], got {value!r}", "value")
         self._update(self.count + 1, self.total + value, self.total_squares + value * value)
         return self
@@ -118,7 +118,7 @@ class BetaModel:
         for key, value in (("sum", total), ("sumSquares", squares)):
             if isinstance(value, bool) or not isinstance(value, int | float):
                 fail(INVALID_SNAPSHOT, f"{key} must be a number", f"{path}.{key}")
-            if not (math.isfinite(value) and 0.0 <= value <= count):
+            if not (finite(value) and 0.0 <= value <= count):
                 fail(INVALID_SNAPSHOT, f"{key} must be in [0, count]", f"{path}.{key}")
         if squares > total + 1e-9:  # type: ignore[operator]
             fail(INVALID_SNAPSHOT, "sumSquares cannot exceed sum for scores in [0, 1]", path)

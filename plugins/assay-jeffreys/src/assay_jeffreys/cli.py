@@ -17,6 +17,9 @@ _json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON 
 
 
 @click.group(name="gate")
+@click.version_option(
+    None, "-v", "--version", package_name="assay-jeffreys", message="assay gate %(version)s"
+)
 def gate_group() -> None:
     """Calibrated pass / fail / escalate decisions from quality scores (Bayes factors).
 
@@ -154,6 +157,12 @@ def bayes_factor_command(models: str, scores: str, as_json: bool) -> None:
 
     _one_stdin(models=models, scores=scores)
     dimension_models = load_models(models)
+    if not dimension_models:
+        raise AssayError(
+            ErrorCode.INVALID_CONFIG,
+            "no dimension models: every Bayes factor would be 1; give at least one model",
+            models,
+        )
     results = [bayes_factor(v, dimension_models) for v in load_score_vectors(scores)]
     if as_json:
         echo_json([{"index": i, **to_wire(r)} for i, r in enumerate(results)])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -11,12 +10,13 @@ import attrs
 from assay import AssayError
 from assay_jeffreys.beta import BetaModel
 from assay_jeffreys.errors import INVALID_CONFIG, INVALID_DIMENSION, INVALID_SNAPSHOT, fail
-from assay_jeffreys.scores import observation_from_wire
+from assay_jeffreys.scores import _beta_from_wire, observation_from_wire, observations_from_wire
 from assay_jeffreys.types import (
     BetaParams,
     DimensionModel,
     LabeledObservation,
     check_hypothesis,
+    finite,
 )
 
 __all__ = ["DEFAULT_PRIOR_HIGH", "DEFAULT_PRIOR_LOW", "DimensionSpec", "HypothesisManager"]
@@ -56,9 +56,33 @@ class _Dimension:
 def _check_weight(weight: Any, path: str) -> float:
     if isinstance(weight, bool) or not isinstance(weight, int | float):
         fail(INVALID_CONFIG, f"weight must be a number, got {weight!r}", path)
-    if not (math.isfinite(weight) and weight >= 0):
+    if not (finite(weight) and weight >= 0):
         fail(INVALID_CONFIG, f"weight must be finite and >= 0, got {weight!r}", path)
     return float(weight)
+
+
+_SPEC_KEYS = {"dimension", "weight", "priorHigh", "priorLow"}
+
+
+def _spec_from_wire(item: Any, path: str) -> DimensionSpec:
+    """A :class:`DimensionSpec` from itself or from the specification's object shape
+    ``{"dimension", "weight"?, "priorHigh"?: {a, b}, "priorLow"?: {a, b}}``."""
+    if isinstance(item, DimensionSpec):
+        return item
+    if not isinstance(item, Mapping):
+        fail(INVALID_CONFIG, "a dimension spec must be a DimensionSpec or an object", path)
+    unknown = sorted(str(k) for k in item if k not in _SPEC_KEYS)
+    if unknown:
+        fail(INVALID_CONFIG, f"unknown field(s) {', '.join(unknown)}", path)
+    if "dimension" not in item:
+        fail(INVALID_DIMENSION, "a dimension spec needs a 'dimension'", f"{path}.dimension")
+    priors = {}
+    for key in ("priorHigh", "priorLow"):
+        value = item.get(key)
+        priors[key] = None if value is None else _beta_from_wire(value, f"{path}.{key}")
+    return DimensionSpec(
+        item["dimension"], item.get("weight"), priors["priorHigh"], priors["priorLow"]
+    )
 
 
 class HypothesisManager:
@@ -86,7 +110,10 @@ class HypothesisManager:
         self.default_prior_high = default_prior_high
         self.default_prior_low = default_prior_low
         self._dims: dict[str, _Dimension] = {}
-        for i, spec in enumerate(dimensions):
+        if isinstance(dimensions, str | bytes | Mapping) or not isinstance(dimensions, Iterable):
+            fail(INVALID_CONFIG, "dimensions must be an array of dimension specs", "dimensions")
+        for i, item in enumerate(dimensions):
+            spec = _spec_from_wire(item, f"dimensions[{i}]")
             if not isinstance(spec.dimension, str) or not spec.dimension:
                 fail(INVALID_DIMENSION, "a dimension needs a name", f"dimensions[{i}]")
             if spec.dimension in self._dims:
@@ -138,8 +165,11 @@ class HypothesisManager:
     def fit(
         self, observations: Iterable[LabeledObservation | Mapping[str, Any]]
     ) -> HypothesisManager:
-        """:meth:`observe` each observation in turn; returns ``self``."""
-        for obs in observations:
+        """:meth:`observe` each observation in turn; returns ``self``.
+
+        :raises AssayError: ``INVALID_OBSERVATION`` when ``observations`` is not an array.
+        """
+        for obs in observations_from_wire(observations):
             self.observe(obs)
         return self
 

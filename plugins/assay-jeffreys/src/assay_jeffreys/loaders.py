@@ -50,6 +50,10 @@ def _read_json_array(path: str | os.PathLike[str], what: str, text: str | None =
         data = json.loads(_read_text(path) if text is None else text)
     except json.JSONDecodeError as exc:
         fail(INVALID_CONFIG, f"not valid JSON: {exc.msg} at line {exc.lineno}", str(path))
+    except RecursionError:
+        fail(INVALID_CONFIG, "not usable JSON: nested too deeply", str(path))
+    except ValueError:  # e.g. an integer literal over Python's 4,300-digit limit
+        fail(INVALID_CONFIG, "not usable JSON: a number has too many digits", str(path))
     if not isinstance(data, list):
         fail(INVALID_CONFIG, f"{what} must be a JSON array", str(path))
     return data
@@ -80,7 +84,7 @@ def _csv_scores(cells: dict[str, str], where: str) -> dict[str, float]:
             continue
         try:
             values[name] = float(cell)
-        except ValueError:
+        except (ValueError, OverflowError):
             fail(INVALID_SCORE, f"not a number: {cell!r}", f"{where}.{name}")
     return to_score_map(values, where)
 

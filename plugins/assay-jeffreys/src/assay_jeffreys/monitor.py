@@ -20,7 +20,7 @@ from assay_jeffreys.errors import INVALID_SNAPSHOT, INVALID_STATE, fail
 from assay_jeffreys.gate import evaluate
 from assay_jeffreys.hypothesis import HypothesisManager
 from assay_jeffreys.policies import resolve_policy
-from assay_jeffreys.scores import observation_from_wire, to_score_map
+from assay_jeffreys.scores import observation_from_wire, observations_from_wire, to_score_map
 from assay_jeffreys.types import (
     AssumptionReport,
     DimensionModel,
@@ -210,8 +210,12 @@ class OutputGateMonitor:
         timestamp: str | None = None,
     ) -> OutputGateMonitor:
         """:meth:`observe` each observation, then re-assess the assumptions on the whole
-        history (the report the guards read)."""
-        for obs in observations:
+        history (the report the guards read).
+
+        :raises AssayError: ``INVALID_OBSERVATION`` when ``observations`` is not an array; as
+            :meth:`observe` for an item (checked before any is folded in).
+        """
+        for obs in observations_from_wire(observations):
             self.observe(obs, timestamp)
         if self._history:
             self._assumptions = assess_assumptions(

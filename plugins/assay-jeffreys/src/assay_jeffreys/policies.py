@@ -22,7 +22,7 @@ import attrs
 import assay
 from assay_jeffreys.bayesfactor import safe_exp
 from assay_jeffreys.errors import INVALID_CONFIG, NUMERIC, fail
-from assay_jeffreys.types import BayesFactorResult, ExpectedLoss
+from assay_jeffreys.types import BayesFactorResult, ExpectedLoss, finite
 
 if TYPE_CHECKING:
     import numpy as np
@@ -57,7 +57,7 @@ def _log_bayes_factor(evidence: Any) -> float:
 
 
 def _number(value: Any, path: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, int | float) or not finite(value):
         fail(INVALID_CONFIG, f"must be a finite number, got {value!r}", path)
     return float(value)
 
@@ -310,7 +310,7 @@ def policy_from_config(
     if not isinstance(config, Mapping):
         fail(INVALID_CONFIG, "a policy must be an object with a 'kind'", path)
     kind = config.get("kind")
-    if kind not in _CONFIG_KEYS:
+    if not isinstance(kind, str) or kind not in _CONFIG_KEYS:
         fail(
             INVALID_CONFIG,
             f"unknown policy kind {kind!r}; use one of {sorted(_CONFIG_KEYS)}",

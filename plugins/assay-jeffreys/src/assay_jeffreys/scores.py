@@ -32,6 +32,7 @@ __all__ = [
     "model_from_wire",
     "models_from_wire",
     "observation_from_wire",
+    "observations_from_wire",
     "to_score_map",
     "to_score_vector",
 ]
@@ -40,6 +41,8 @@ __all__ = [
 def _check_value(value: Any, path: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         fail(INVALID_SCORE, f"a score must be a number, got {value!r}", path)
+    if isinstance(value, int):
+        value = float(value) if -2 <= value <= 2 else math.inf  # no overflow for huge ints
     if not math.isfinite(value) or not 0.0 <= value <= 1.0:
         fail(INVALID_SCORE, f"a score must be finite and in [0, 1], got {value!r}", path)
     return float(value)
@@ -106,6 +109,17 @@ def observation_from_wire(data: Any, path: str = "observation") -> LabeledObserv
             fail(INVALID_OBSERVATION, f"missing {key!r}", f"{path}.{key}")
     label = check_hypothesis(data["label"], f"{path}.label")
     return LabeledObservation(to_score_vector(data["scores"], f"{path}.scores"), label)
+
+
+def observations_from_wire(data: Any, path: str = "observations") -> list[LabeledObservation]:
+    """A list of :class:`LabeledObservation` from an array of observations.
+
+    :raises AssayError: ``INVALID_OBSERVATION`` when ``data`` is not an array; as
+        :func:`observation_from_wire` for an item.
+    """
+    if isinstance(data, str | bytes | Mapping) or not isinstance(data, Iterable):
+        fail(INVALID_OBSERVATION, "observations must be an array of labeled observations", path)
+    return [observation_from_wire(item, f"{path}[{i}]") for i, item in enumerate(data)]
 
 
 def _beta_from_wire(data: Any, path: str) -> BetaParams:

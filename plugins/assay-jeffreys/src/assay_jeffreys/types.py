@@ -58,10 +58,18 @@ def check_hypothesis(label: Any, path: str = "label") -> str:
     return str(label)
 
 
+def finite(value: int | float) -> bool:
+    """``math.isfinite`` that is False (not OverflowError) for an int beyond float range."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
 def _positive_finite(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         fail(INVALID_CONFIG, f"must be a number, got {value!r}", attribute.name)
-    if not (math.isfinite(value) and value > 0):
+    if not (finite(value) and value > 0):
         fail(INVALID_CONFIG, f"must be a positive finite number, got {value!r}", attribute.name)
 
 
@@ -106,7 +114,7 @@ class BetaParams:
 def _non_negative_weight(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         fail(INVALID_CONFIG, f"weight must be a number, got {value!r}", "weight")
-    if not (math.isfinite(value) and value >= 0):
+    if not (finite(value) and value >= 0):
         fail(INVALID_CONFIG, f"weight must be finite and >= 0, got {value!r}", "weight")
 
 

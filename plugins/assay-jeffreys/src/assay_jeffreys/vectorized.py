@@ -84,7 +84,19 @@ def batch_log_bayes_factors(
     :raises AssayError: ``INVALID_SCORE`` for a wrong shape, an infinite value or a value
         outside [0, 1]; ``INVALID_DIMENSION`` for a column without a model.
     """
-    x = np.asarray(scores, dtype=np.float64)
+    if isinstance(dimensions, str | bytes) or not isinstance(dimensions, Sequence):
+        fail(INVALID_DIMENSION, "dimensions must be an array of dimension names", "dimensions")
+    for i, name in enumerate(dimensions):
+        if not isinstance(name, str) or not name:
+            fail(
+                INVALID_DIMENSION,
+                f"a dimension must be a non-empty string, got {name!r}",
+                f"dimensions[{i}]",
+            )
+    try:
+        x = np.asarray(scores, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):
+        fail(INVALID_SCORE, "scores must be an (n, d) array of numbers", "scores")
     if x.ndim != 2 or x.shape[1] != len(dimensions):
         fail(
             INVALID_SCORE, f"scores must have shape (n, {len(dimensions)}), got {x.shape}", "scores"
