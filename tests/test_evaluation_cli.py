@@ -7,9 +7,11 @@ import json
 import os
 import pty
 import re
+import signal
 import subprocess
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -176,3 +178,100 @@ def test_progress_bar_on_a_terminal_only(tmp_path):
     )
     assert piped.stderr == b""
     assert piped.stdout == done.stdout
+
+
+def _assay_script() -> Path:
+    script = Path(sys.executable).parent / "assay"
+    if not script.exists():
+        pytest.skip(f"the assay console script is not installed next to {sys.executable}")
+    return script
+
+
+def _children(parent: int) -> set[int]:
+    """Live (not zombie) processes whose parent is ``parent``, from /proc."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if fields[0] != "Z" and int(fields[1]) == parent:
+            found.add(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _start_eval_with_workers(tmp_path: Path) -> tuple[subprocess.Popen, set[int]]:
+    """``assay eval --workers 2`` on a large-ish input, in its own session, once its two workers
+    are running."""
+    lines = DATA.read_text(encoding="utf-8").splitlines()
+    big = tmp_path / "big.jsonl"
+    big.write_text("\n".join(lines * (20_000 // len(lines) + 1)) + "\n", encoding="utf-8")
+    env = {**os.environ, "ASSAY_PLUGINS": "evaluation,faithfulness"}
+    process = subprocess.Popen(
+        [str(_assay_script()), "eval", str(big), "--workers", "2", "--json"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        start_new_session=True,
+    )
+    workers: set[int] = set()
+    deadline = time.monotonic() + 60
+    while len(workers) < 2 and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+        workers = _children(process.pid)
+    if len(workers) < 2:
+        process.kill()
+        process.wait()
+        pytest.fail(f"the workers never started (exit {process.returncode})")
+    time.sleep(0.5)  # let them take work
+    return process, workers
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_kill_9_of_eval_leaves_no_worker_running(tmp_path):
+    process, workers = _start_eval_with_workers(tmp_path)
+    try:
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        survivors = [pid for pid in workers if _alive(pid)]
+        assert survivors == [], f"workers outlived their killed parent: {survivors}"
+    finally:
+        for pid in workers:  # clean up what this test started, should the assertion fail
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        process.stderr.close()
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_ctrl_c_of_eval_with_workers_exits_130(tmp_path):
+    process, workers = _start_eval_with_workers(tmp_path)
+    try:
+        os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C sends: the whole group
+        _, stderr = process.communicate(timeout=30)
+        assert process.returncode == 130
+        assert b"Traceback" not in stderr
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert [pid for pid in workers if _alive(pid)] == []
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        for pid in workers:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)

@@ -248,9 +248,9 @@ def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
     pool = None
     workers: int = cli["workers"]  # workers_option: 0 in-process, N processes, auto one per CPU
     if workers > 0:
-        from concurrent.futures import ProcessPoolExecutor
+        from assay_evaluation._workers import orphan_safe_pool
 
-        pool = ProcessPoolExecutor(workers)
+        pool = orphan_safe_pool(workers)  # workers exit when this process is killed
         options["executor"] = pool
         options.setdefault("concurrency", max(4, 2 * workers))  # keep every worker busy
     try:
