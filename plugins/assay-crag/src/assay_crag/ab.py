@@ -31,7 +31,7 @@ from typing import Any, Literal
 import attrs
 
 import assay
-from assay_crag.checks import config_number, finite_input
+from assay_crag.checks import config_number, finite_input, show
 
 __all__ = [
     "ABTestAnalysis",
@@ -295,7 +295,7 @@ def analyze_ab_test(
     import numpy as np
     from scipy import stats  # type: ignore[import-untyped]
 
-    _check_params(alpha, confidence, bootstrap_resamples, primary)
+    _check_params(alpha, confidence, bootstrap_resamples, primary, seed)
     parsed = parse_ab_results(results)
     control = [r for r in parsed if r.variant == "control"]
     treatment = [r for r in parsed if r.variant == "treatment"]
@@ -413,17 +413,25 @@ def _hedges_g(control: Any, treatment: Any) -> float | None:
     return d * (1 - 3 / (4 * (nc + nt) - 9))
 
 
-def _check_params(alpha: float, confidence: float, resamples: int, primary: str) -> None:
+def _check_params(alpha: float, confidence: float, resamples: int, primary: str, seed: int) -> None:
     for value, path in ((alpha, "alpha"), (confidence, "confidence")):
         if config_number(value, path) in (0.0, 1.0):
             raise assay.AssayError(
                 assay.ErrorCode.INVALID_CONFIG, f"must be in (0, 1), got {value!r}", path
             )
-    if resamples < 100:
+    if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 100:
         raise assay.AssayError(
-            assay.ErrorCode.INVALID_CONFIG, f"must be >= 100, got {resamples}", "bootstrapResamples"
+            assay.ErrorCode.INVALID_CONFIG,
+            f"must be an integer >= 100, got {show(resamples)}",
+            "bootstrapResamples",
         )
-    if primary not in ("auto", "welch", "mann-whitney", "wilcoxon"):
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**128:
+        raise assay.AssayError(
+            assay.ErrorCode.INVALID_CONFIG,
+            f"must be an integer in [0, 2**128), got {show(seed)}",
+            "seed",
+        )
+    if not isinstance(primary, str) or primary not in ("auto", "welch", "mann-whitney", "wilcoxon"):
         raise assay.AssayError(
             assay.ErrorCode.INVALID_CONFIG,
             f"unknown test {primary!r}; use auto, welch, mann-whitney or wilcoxon",

@@ -20,7 +20,6 @@ for a log pipeline.
 
 from __future__ import annotations
 
-import math
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Protocol
@@ -28,7 +27,7 @@ from typing import Any, Literal, Protocol
 import attrs
 
 import assay
-from assay_crag.checks import config_number, finite_input
+from assay_crag.checks import config_number, score_input
 
 __all__ = [
     "AlertConfig",
@@ -110,7 +109,9 @@ class AlertConfig:
 
 
 def _scores(values: Iterable[Any], path: str) -> list[float]:
-    return [finite_input(value, f"{path}[{i}]") for i, value in enumerate(values)]
+    if isinstance(values, str | bytes | Mapping) or not isinstance(values, Iterable):
+        raise assay.AssayError(assay.ErrorCode.INVALID_INPUT, "expected an array of scores", path)
+    return [score_input(value, f"{path}[{i}]") for i, value in enumerate(values)]
 
 
 def check_quality_alerts(
@@ -126,7 +127,7 @@ def check_quality_alerts(
     scores = _scores(recent_scores, "recentScores")
     if not scores:
         raise assay.AssayError(assay.ErrorCode.INVALID_INPUT, "no scores to check", "recentScores")
-    baseline = config_number(baseline_avg, "baseline", 0, math.inf)
+    baseline = config_number(baseline_avg, "baseline", 0, 1)
     mean = sum(scores) / len(scores)
     limit = baseline * (1 - config.degradation)
     facts = {"baseline": baseline, "count": len(scores)}
@@ -203,7 +204,7 @@ class QualityMonitor:
         config: AlertConfig | None = None,
         detector: ChangePointDetector | None = None,
     ) -> None:
-        self.baseline = config_number(baseline, "baseline", 0, math.inf)
+        self.baseline = config_number(baseline, "baseline", 0, 1)
         if window < 1:
             raise assay.AssayError(assay.ErrorCode.INVALID_CONFIG, "must be >= 1", "window")
         self.min_scores = window if min_scores is None else min_scores
@@ -232,7 +233,7 @@ class QualityMonitor:
 
         :raises assay.AssayError: ``INVALID_INPUT`` when ``score`` is not a finite number.
         """
-        value = finite_input(score, f"scores[{self._index}]")
+        value = score_input(score, f"scores[{self._index}]")
         index = self._index
         self._index += 1
         self._window.append(value)
@@ -251,7 +252,15 @@ class QualityMonitor:
         return tuple(raised)
 
     def observe_many(self, scores: Iterable[float]) -> list[QualityAlert]:
-        """:meth:`observe` each score in order; all alerts raised."""
+        """:meth:`observe` each score in order; all alerts raised.
+
+        :raises assay.AssayError: ``INVALID_INPUT`` when ``scores`` is not an array; as
+            :meth:`observe` for a score.
+        """
+        if isinstance(scores, str | bytes | Mapping) or not isinstance(scores, Iterable):
+            raise assay.AssayError(
+                assay.ErrorCode.INVALID_INPUT, "expected an array of scores", "scores"
+            )
         return [alert for score in scores for alert in self.observe(score)]
 
     def _anomaly(self, event: Any, index: int) -> QualityAlert:

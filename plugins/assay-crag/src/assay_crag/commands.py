@@ -10,14 +10,14 @@ message``).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
 
 import assay
 from assay import ExitCode
-from assay.cli import echo_json, read_json_file
+from assay.cli import echo_json
+from assay_crag.checks import parse_json_text, read_json, score_input
 
 __all__ = ["ab_command", "alerts_command", "decide_command", "route_group"]
 
@@ -31,14 +31,7 @@ def _read_jsonl(path: str) -> list[tuple[int, Any]]:
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        try:
-            records.append((number, json.loads(line)))
-        except json.JSONDecodeError as exc:
-            raise assay.AssayError(
-                assay.ErrorCode.MALFORMED_INPUT,
-                f"not valid JSON: {exc.msg} at column {exc.colno}",
-                f"line {number}",
-            ) from exc
+        records.append((number, parse_json_text(line, f"line {number}")))
     return records
 
 
@@ -122,7 +115,7 @@ def decide_command(
     from assay_crag.inputs import parse_quality_input
     from assay_crag.router import PAPER_LOWER, PAPER_UPPER, CragRouter
 
-    quality_input = parse_quality_input(read_json_file(file))
+    quality_input = parse_quality_input(read_json(file))
     router = CragRouter(
         mode,  # type: ignore[arg-type]
         correct_at=correct_at,
@@ -310,14 +303,7 @@ def alerts_command(
     records = _read_jsonl(file)
     scores = []
     for number, record in records:
-        value = _score_of(record, number)
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise assay.AssayError(
-                assay.ErrorCode.INVALID_INPUT,
-                f"expected a number, got {value!r}",
-                f"line {number}",
-            )
-        scores.append(float(value))
+        scores.append(score_input(_score_of(record, number), f"line {number}"))
     if not scores:
         raise assay.AssayError(assay.ErrorCode.INVALID_INPUT, "no scores in the file", file)
     config = AlertConfig(degradation=degradation, critical_below=critical_below)

@@ -13,13 +13,13 @@ and naming the path of the first bad one.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
 
 import assay
+from assay_crag.checks import is_finite_number, show
 
 __all__ = ["AssembledContext", "QualityInput", "RankedChunk", "parse_quality_input"]
 
@@ -137,8 +137,8 @@ def _string(value: Any, path: str) -> str:
 def _number(value: Any, path: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise _malformed(f"expected a number, got {type(value).__name__}", path)
-    if not math.isfinite(value):
-        raise _malformed(f"expected a finite number, got {value}", path)
+    if not is_finite_number(value):
+        raise _malformed(f"expected a finite number, got {show(value)}", path)
     return float(value)
 
 
@@ -151,6 +151,12 @@ def _chunk(raw: Any, path: str) -> RankedChunk:
     metadata = raw.get("metadata") or {}
     if not isinstance(metadata, Mapping):
         raise _malformed("expected an object", f"{path}.metadata")
+    section = metadata.get("sectionTitle")
+    if section is not None and not isinstance(section, str):
+        raise _malformed(
+            f"expected a string or null, got {type(section).__name__}",
+            f"{path}.metadata.sectionTitle",
+        )
     return RankedChunk(
         content=_string(raw.get("content"), f"{path}.content"),
         document_id=str(raw["documentId"]),

@@ -181,12 +181,12 @@ def parse_relevance_reply(text: str) -> float | None:
     try:
         parsed = json.loads(text)
         value = parsed.get("score") if isinstance(parsed, dict) else parsed
-    except (json.JSONDecodeError, ValueError):
+    except (ValueError, RecursionError):  # JSONDecodeError is a ValueError
         match = _FIRST_NUMBER.search(text)
         value = float(match.group()) if match else None
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    return float(value) if math.isfinite(value) and 0 <= value <= 1 else None
+    return float(value) if 0 <= value <= 1 and math.isfinite(value) else None
 
 
 class JudgeDocumentScorer:
