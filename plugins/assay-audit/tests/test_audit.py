@@ -23,6 +23,7 @@ from assay_audit import (
     read_chain_file,
     sha256_hex,
     verify_chain,
+    verify_chain_file,
 )
 
 # Digests computed independently with `printf ... | sha256sum`.
@@ -183,9 +184,23 @@ def test_a_torn_last_line_leaves_earlier_entries_verifiable(tmp_path: Path):
     full = chain.to_wire()[-1]
     with open(path, "a", encoding="utf-8") as handle:  # a crash halfway through a fifth line
         handle.write(canonical_json(full)[:30])
-    entries = read_chain_file(path)
-    assert len(entries) == 4 and verify_chain(entries).valid
-    resumed = AuditChain(path)  # cuts the torn tail, then appends cleanly
+    # the torn line is reported, never silently dropped; the four entries before it verify
+    offset = path.stat().st_size - 30
+    with pytest.raises(AssayError) as info:
+        read_chain_file(path)
+    assert info.value.code == "INVALID_SNAPSHOT"
+    assert f"byte offset {offset}" in info.value.message
+    result = verify_chain_file(path)
+    assert (result.valid, result.broken_at, result.reason, result.length, result.offset) == (
+        False,
+        4,
+        "unterminated-line",
+        4,
+        offset,
+    )
+    with pytest.warns(RuntimeWarning, match=f"byte offset {offset}"):
+        resumed = AuditChain(path)  # cuts the torn tail (not JSON), then appends cleanly
+    assert len(resumed) == 4
     resumed.append({"n": 4})
     assert verify_chain(read_chain_file(path)).valid
     assert len(read_chain_file(path)) == 5
@@ -281,3 +296,100 @@ def test_a_killed_writer_leaves_a_chain_that_verifies_and_resumes(tmp_path: Path
     resumed.append({"after": "crash"})
     assert verify_chain(read_chain_file(path)).valid
     assert len(read_chain_file(path)) == len(entries) + 1
+
+
+def _chain_file(path: Path, n: int) -> str:
+    chain = AuditChain(path)
+    for i in range(n):
+        chain.append({"n": i})
+    return path.read_text(encoding="utf-8")
+
+
+def test_a_forged_last_entry_without_its_newline_is_reported(tmp_path: Path):
+    # the issue's torn-tail trick: alter the last entry and drop the final newline
+    path = tmp_path / "chain.jsonl"
+    text = _chain_file(path, 3)
+    lines = text.splitlines()
+    last = json.loads(lines[-1])
+    last["payload"]["n"] = 99
+    forged = "\n".join(lines[:-1]) + "\n" + json.dumps(last)
+    path.write_text(forged, encoding="utf-8")
+    offset = len(("\n".join(lines[:-1]) + "\n").encode())
+    result = verify_chain_file(path)
+    assert not result.valid
+    assert (result.broken_at, result.reason, result.offset) == (2, "unterminated-line", offset)
+    with pytest.raises(AssayError) as info:
+        read_chain_file(path)
+    assert f"byte offset {offset}" in info.value.message
+    with pytest.raises(AssayError) as info:  # opening refuses, and keeps the evidence
+        AuditChain(path)
+    assert "index 2 (hash)" in info.value.message
+    assert path.read_text(encoding="utf-8") == forged
+
+
+@pytest.mark.parametrize("text", ['{"index": 0', "garbage", "[", '{"index": 0, "payload": 1}'])
+def test_any_file_without_a_final_newline_does_not_verify(tmp_path: Path, text: str):
+    path = tmp_path / "chain.jsonl"
+    path.write_text(text, encoding="utf-8")
+    try:
+        result = verify_chain_file(path)
+    except AssayError as exc:  # not a chain at all
+        assert exc.code == "INVALID_SNAPSHOT"
+    else:
+        assert (result.valid, result.reason, result.offset) == (False, "unterminated-line", 0)
+
+
+def test_a_whole_last_entry_without_its_newline_is_kept_and_repaired_on_open(tmp_path: Path):
+    path = tmp_path / "chain.jsonl"
+    text = _chain_file(path, 3)
+    path.write_text(text.rstrip("\n"), encoding="utf-8")  # saved by an editor
+    assert verify_chain_file(path).reason == "unterminated-line"
+    chain = AuditChain(path)
+    assert len(chain) == 3
+    assert path.read_text(encoding="utf-8") == text  # the newline was added back
+    chain.append({"n": 3})
+    assert verify_chain_file(path).valid
+    assert len(read_chain_file(path)) == 4
+
+
+_WRITER = """
+import sys
+from assay_audit import AuditChain
+path, who, n, reopen = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == "1"
+chain = None
+for i in range(n):
+    if chain is None or reopen:
+        chain = AuditChain(path)
+    chain.append({"who": who, "i": i})
+"""
+
+
+@pytest.mark.parametrize("reopen", [False, True])
+def test_concurrent_writers_keep_one_valid_chain(tmp_path: Path, reopen: bool):
+    path = tmp_path / "chain.jsonl"
+    writers, appends = 3, 200
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-c", _WRITER, str(path), str(w), str(appends), "1" if reopen else "0"]
+        )
+        for w in range(writers)
+    ]
+    for child in children:
+        assert child.wait(timeout=120) == 0
+    entries = read_chain_file(path)
+    assert verify_chain(entries).valid
+    assert len(entries) == writers * appends
+    seen = {(e.payload["who"], e.payload["i"]) for e in entries}
+    assert len(seen) == writers * appends
+    AuditChain(path).append({"after": True})  # still opens and appends
+
+
+def test_two_chain_objects_on_one_file_interleave_appends(tmp_path: Path):
+    path = tmp_path / "chain.jsonl"
+    first, second = AuditChain(path), AuditChain(path)
+    for i in range(5):
+        first.append({"a": i})
+        second.append({"b": i})
+    assert verify_chain_file(path).valid
+    assert len(read_chain_file(path)) == 10
+    assert len(second) == 10

@@ -72,3 +72,18 @@ def test_verify_of_text_that_is_not_utf8_is_a_coded_error_exit_2():
     result = CliRunner().invoke(build_cli(), ["audit", "verify", "-"], input=b"\xff\xfe[]")
     assert result.exit_code == 2
     assert result.stderr.startswith("error [MALFORMED_INPUT] standard input is not UTF-8 text")
+
+
+def test_verify_reports_a_last_line_without_newline_with_its_offset(tmp_path: Path):
+    path = tmp_path / "chain.jsonl"
+    _write_chain(path)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.rstrip("\n"), encoding="utf-8")
+    offset = len(text.rstrip("\n").rsplit("\n", 1)[0].encode()) + 1
+    result = CliRunner().invoke(build_cli(), ["audit", "verify", str(path)])
+    assert result.exit_code == 20
+    assert f"byte offset {offset}" in result.output and "no final newline" in result.output
+    as_json = CliRunner().invoke(build_cli(), ["audit", "verify", "--json", str(path)])
+    assert as_json.exit_code == 20
+    assert json.loads(as_json.output)["reason"] == "unterminated-line"
+    assert json.loads(as_json.output)["offset"] == offset

@@ -16,15 +16,22 @@ Wire shape of one entry (the audit-chain JSON of bayesoutputgate, camelCase)::
 
 ``timestamp`` is omitted when not given. A chain file is either a JSON array of entries or JSON
 Lines (one entry per line, what :class:`AuditChain` writes when it has a ``path``).
+
+Every byte of a JSON Lines chain counts: a last line without its newline (a torn append, or an
+entry edited or forged after the fact) is never silently dropped. :func:`read_chain_file` refuses
+it and :func:`verify_chain_file` reports it as a broken chain, naming its byte offset. Appends are
+serialized across processes with an exclusive ``flock`` on the chain file (POSIX).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
 import os
-from collections.abc import Iterable, Mapping, Sequence
+import warnings
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +49,7 @@ __all__ = [
     "read_chain_file",
     "sha256_hex",
     "verify_chain",
+    "verify_chain_file",
 ]
 
 GENESIS_HASH = "0" * 64
@@ -162,22 +170,27 @@ class ChainVerification:
     Attributes:
         valid: ``True`` when every entry is intact and linked to the one before.
         broken_at: the index (position) of the first entry that fails, or ``None`` when valid.
-        reason: why that entry fails (``"index"``, ``"previous-hash"`` or ``"hash"``), or
-            ``None`` when valid.
+        reason: why that entry fails (``"index"``, ``"previous-hash"``, ``"hash"``, or
+            ``"unterminated-line"`` for a file whose last line has no newline), or ``None`` when
+            valid.
         length: the number of entries checked.
+        offset: for ``"unterminated-line"``, the byte offset in the file where that line starts.
     """
 
     valid: bool
     broken_at: int | None = None
     reason: str | None = None
     length: int = 0
+    offset: int | None = None
 
     def to_wire(self) -> dict[str, Any]:
-        """``{"valid", "brokenAt"?, "reason"?, "length"}`` as JSON."""
+        """``{"valid", "brokenAt"?, "reason"?, "offset"?, "length"}`` as JSON."""
         wire: dict[str, Any] = {"valid": self.valid, "length": self.length}
         if not self.valid:
             wire["brokenAt"] = self.broken_at
             wire["reason"] = self.reason
+        if self.offset is not None:
+            wire["offset"] = self.offset
         return wire
 
 
@@ -211,30 +224,21 @@ def verify_chain(entries: Sequence[AuditEntry]) -> ChainVerification:
     return ChainVerification(True, None, None, len(entries))
 
 
-def read_chain_file(path: str | os.PathLike[str]) -> list[AuditEntry]:
-    """Read a chain file (``-``: standard input): a JSON array of entries, or JSON Lines (one
-    entry per line).
+@attrs.frozen
+class _Tail:
+    """A last line without its newline: its 1-based line number, byte offset and text."""
 
-    In JSON Lines, a last line without its newline is a torn append (a crash mid-write) and is
-    ignored, so everything sealed before it still verifies.
+    line: int
+    offset: int
+    text: str
 
-    :raises AssayError: ``IO_ERROR`` when unreadable; ``INVALID_SNAPSHOT`` when the text is not
-        a chain (bad JSON, an entry of the wrong shape), with the entry's path.
-    """
-    from assay.cli import read_text_input
 
-    text = read_text_input(path)
-    stripped = text.lstrip()
-    if stripped.startswith("["):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise AssayError(INVALID_SNAPSHOT, f"{path} is not valid JSON: {exc.msg}") from exc
-        return [AuditEntry.from_wire(item, f"[{i}]") for i, item in enumerate(data)]
+def _parse_lines(text: str, first_line: int = 1) -> tuple[list[AuditEntry], _Tail | None]:
+    """The entries of the complete lines of JSON Lines ``text``, and its unterminated last line
+    (``None`` when ``text`` is empty or ends with a newline). Blank lines are skipped."""
     lines = text.split("\n")
-    complete = lines[:-1]  # the part after the last newline is empty or a torn append
     entries = []
-    for number, line in enumerate(complete, start=1):
+    for number, line in enumerate(lines[:-1], start=first_line):
         if not line.strip():
             continue
         try:
@@ -244,16 +248,94 @@ def read_chain_file(path: str | os.PathLike[str]) -> list[AuditEntry]:
                 INVALID_SNAPSHOT, f"line {number} is not valid JSON: {exc.msg}", f"line {number}"
             ) from exc
         entries.append(AuditEntry.from_wire(data, f"line {number}"))
+    tail = None
+    if lines[-1]:
+        start = len(text) - len(lines[-1])
+        offset = len(text[:start].encode("utf-8"))
+        tail = _Tail(first_line + len(lines) - 1, offset, lines[-1])
+    return entries, tail
+
+
+def _read_chain_text(
+    path: str | os.PathLike[str],
+) -> tuple[list[AuditEntry], _Tail | None]:
+    from assay.cli import read_text_input
+
+    text = read_text_input(path)
+    if text.lstrip().startswith("["):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise AssayError(INVALID_SNAPSHOT, f"{path} is not valid JSON: {exc.msg}") from exc
+        return [AuditEntry.from_wire(item, f"[{i}]") for i, item in enumerate(data)], None
+    return _parse_lines(text)
+
+
+def _unterminated_message(tail: _Tail) -> str:
+    return (
+        f"line {tail.line} (byte offset {tail.offset}) has no final newline: a torn append "
+        "or a last entry written by something other than AuditChain"
+    )
+
+
+def read_chain_file(path: str | os.PathLike[str]) -> list[AuditEntry]:
+    """Read a chain file (``-``: standard input): a JSON array of entries, or JSON Lines (one
+    entry per line, each ending with a newline).
+
+    :raises AssayError: ``IO_ERROR`` when unreadable; ``INVALID_SNAPSHOT`` when the text is not
+        a chain (bad JSON, an entry of the wrong shape), with the entry's path, or when its last
+        line has no newline (a torn append or an altered entry: never silently dropped; the
+        message names the line and its byte offset). :func:`verify_chain_file` reports the
+        latter as a broken chain instead.
+    """
+    entries, tail = _read_chain_text(path)
+    if tail is not None:
+        raise AssayError(INVALID_SNAPSHOT, _unterminated_message(tail), f"line {tail.line}")
     return entries
+
+
+def verify_chain_file(path: str | os.PathLike[str]) -> ChainVerification:
+    """Read and verify a chain file, accounting for every byte of it.
+
+    Like ``verify_chain(read_chain_file(path))``, except that a last line without its newline
+    makes the chain not valid (rather than an error): ``reason`` ``"unterminated-line"``,
+    ``broken_at`` the position that line would have, ``offset`` its byte offset. A break
+    among the complete lines before it is reported first.
+
+    :raises AssayError: as :func:`read_chain_file`, except for the unterminated last line.
+    """
+    entries, tail = _read_chain_text(path)
+    result = verify_chain(entries)
+    if result.valid and tail is not None:
+        return ChainVerification(
+            False, len(entries), "unterminated-line", len(entries), tail.offset
+        )
+    return result
+
+
+try:  # POSIX
+    import fcntl as _fcntl
+except ImportError:  # pragma: no cover - Windows: appends are not serialized across processes
+    _fcntl = None  # type: ignore[assignment]
 
 
 class AuditChain:
     """An append-only hash chain of decisions, in memory or backed by a JSON Lines file.
 
     With a ``path``, the existing file (if any) is read and verified on opening, and every
-    :meth:`append` writes the entry's line, flushes and fsyncs before returning. A crash can
-    leave at most a torn last line, which :func:`read_chain_file` ignores, so the entries
-    sealed before it keep verifying.
+    :meth:`append` writes the entry's line, flushes and fsyncs before returning. Opening and
+    appending hold an exclusive lock on the file (``flock``), and an append first reads the
+    entries other processes appended since, so several processes (or several ``AuditChain``
+    objects) can append to one file and the chain stays whole.
+
+    A last line without its newline is handled on opening (and before an append):
+
+    * a complete entry that continues the chain (a file saved by an editor that drops the final
+      newline) is kept, and the newline is added;
+    * text that is not JSON (an append torn by a crash; never acknowledged, since :meth:`append`
+      returns only after the whole line is on disk) is cut off, with a :class:`RuntimeWarning`
+      naming its byte offset and length;
+    * a JSON line that does not continue the chain (an altered or forged last entry) is refused.
 
     :param path: the chain file, or ``None`` for an in-memory chain.
     :raises AssayError: ``INVALID_SNAPSHOT`` when an existing file is malformed or does not
@@ -263,23 +345,116 @@ class AuditChain:
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self._entries: list[AuditEntry] = []
         self._path = Path(path) if path is not None else None
+        self._size = 0  # bytes of the file read into _entries
         if self._path is not None and self._path.exists():
-            if self._path.read_text(encoding="utf-8").lstrip().startswith("["):
-                raise AssayError(
-                    INVALID_SNAPSHOT,
-                    "a JSON-array chain file cannot be appended to; use a JSON Lines file",
-                    str(self._path),
+            with self._locked(create=False) as fd:
+                if fd is not None:
+                    self._catch_up(fd)
+
+    @contextlib.contextmanager
+    def _locked(self, *, create: bool) -> Iterator[int | None]:
+        """The chain file open for reading and appending, under an exclusive lock (``None``
+        when it does not exist and ``create`` is false)."""
+        path = self._path
+        assert path is not None
+        flags = os.O_RDWR | os.O_APPEND | getattr(os, "O_BINARY", 0)
+        try:
+            if create:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                flags |= os.O_CREAT
+            fd = os.open(path, flags, 0o666)
+        except FileNotFoundError:
+            if create:
+                raise AssayError(ErrorCode.IO_ERROR, f"cannot open {path}: not found") from None
+            yield None
+            return
+        except OSError as exc:
+            raise AssayError(ErrorCode.IO_ERROR, f"cannot open {path}: {exc.strerror}") from exc
+        try:
+            if _fcntl is not None:
+                _fcntl.flock(fd, _fcntl.LOCK_EX)
+            yield fd
+        finally:
+            os.close(fd)  # releases the lock
+
+    def _catch_up(self, fd: int) -> None:
+        """Read what was appended to the file since this object last read or wrote it (all of
+        it when opening), check that it continues the chain, and settle an unterminated last
+        line (see the class). Called with the lock held."""
+        path = self._path
+        size = os.fstat(fd).st_size
+        if size == self._size:
+            return
+        if size < self._size:
+            raise AssayError(
+                INVALID_SNAPSHOT,
+                f"the chain file shrank from {self._size} to {size} bytes while open",
+                str(path),
+            )
+        data = os.pread(fd, size - self._size, self._size)
+        if self._size == 0 and data.lstrip().startswith(b"["):
+            raise AssayError(
+                INVALID_SNAPSHOT,
+                "a JSON-array chain file cannot be appended to; use a JSON Lines file",
+                str(path),
+            )
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise AssayError(
+                INVALID_SNAPSHOT,
+                f"the chain file is not UTF-8 text (byte offset {self._size + exc.start})",
+                str(path),
+            ) from exc
+        first_line = 1 + (len(self._entries) if self._size else 0)
+        new, tail = _parse_lines(text, first_line)
+        candidate = self._entries + new
+        result = verify_chain(candidate)
+        if not result.valid:
+            raise AssayError(
+                INVALID_SNAPSHOT,
+                f"existing chain is broken at index {result.broken_at} ({result.reason})",
+                str(path),
+            )
+        consumed = size
+        if tail is not None:
+            offset = self._size + tail.offset
+            entry = self._tail_entry(tail, candidate)
+            if entry is not None:  # a whole entry missing only its newline: add it
+                os.write(fd, b"\n")
+                os.fsync(fd)
+                candidate.append(entry)
+                consumed = size + 1
+            else:  # a torn append: it was never acknowledged; cut it off
+                warnings.warn(
+                    f"{path}: cut off a torn last line at byte offset {offset} "
+                    f"({size - offset} bytes, not JSON): an append interrupted by a crash",
+                    RuntimeWarning,
+                    stacklevel=4,
                 )
-            entries = read_chain_file(self._path)
-            result = verify_chain(entries)
-            if not result.valid:
-                raise AssayError(
-                    INVALID_SNAPSHOT,
-                    f"existing chain is broken at index {result.broken_at} ({result.reason})",
-                    str(self._path),
-                )
-            self._entries = entries
-            self._drop_torn_tail()
+                os.ftruncate(fd, offset)
+                os.fsync(fd)
+                consumed = offset
+        self._entries = candidate
+        self._size = consumed
+
+    def _tail_entry(self, tail: _Tail, entries: list[AuditEntry]) -> AuditEntry | None:
+        """The entry an unterminated last line holds when it is a whole entry continuing
+        ``entries``; ``None`` when it is not JSON (torn). Refuses JSON that does not continue."""
+        try:
+            data = json.loads(tail.text)
+        except json.JSONDecodeError:
+            return None
+        entry = AuditEntry.from_wire(data, f"line {tail.line}")
+        result = verify_chain([*entries, entry])
+        if not result.valid:
+            raise AssayError(
+                INVALID_SNAPSHOT,
+                f"existing chain is broken at index {result.broken_at} ({result.reason}): "
+                + _unterminated_message(tail),
+                str(self._path),
+            )
+        return entry
 
     @classmethod
     def from_entries(cls, entries: Iterable[AuditEntry]) -> AuditChain:
@@ -321,39 +496,33 @@ class AuditChain:
         if timestamp is not None and not isinstance(timestamp, str):
             raise AssayError(INVALID_SNAPSHOT, "timestamp must be a string", "timestamp")
         stored = json.loads(canonical_json(payload))
-        index = len(self._entries)
-        digest = entry_hash(index, stored, self.head, timestamp)
-        entry = AuditEntry(index, stored, self.head, digest, timestamp)
-        if self._path is not None:
-            self._write_line(entry)
+        if self._path is None:
+            entry = self._next_entry(stored, timestamp)
+            self._entries.append(entry)
+            return entry
+        with self._locked(create=True) as fd:
+            assert fd is not None
+            self._catch_up(fd)  # entries other writers appended since
+            entry = self._next_entry(stored, timestamp)
+            line = (canonical_json(entry.to_wire()) + "\n").encode("utf-8")
+            try:
+                _write_all(fd, line)
+                os.fsync(fd)
+            except OSError as exc:
+                # leave no partial line behind for the next writer to trip over
+                with contextlib.suppress(OSError):
+                    os.ftruncate(fd, self._size)
+                raise AssayError(
+                    ErrorCode.IO_ERROR, f"cannot append to {self._path}: {exc.strerror}"
+                ) from exc
+            self._size += len(line)
         self._entries.append(entry)
         return entry
 
-    def _write_line(self, entry: AuditEntry) -> None:
-        path = self._path
-        assert path is not None
-        line = canonical_json(entry.to_wire()) + "\n"
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with open(path, "a", encoding="utf-8") as handle:
-                handle.write(line)
-                handle.flush()
-                os.fsync(handle.fileno())
-        except OSError as exc:
-            raise AssayError(
-                ErrorCode.IO_ERROR, f"cannot append to {path}: {exc.strerror}"
-            ) from exc
-
-    def _drop_torn_tail(self) -> None:
-        """Cut a torn last line (no newline) off the file so the next append starts clean."""
-        assert self._path is not None
-        data = self._path.read_bytes()
-        if data and not data.endswith(b"\n"):
-            keep = data.rfind(b"\n") + 1
-            with open(self._path, "r+b") as handle:
-                handle.truncate(keep)
-                handle.flush()
-                os.fsync(handle.fileno())
+    def _next_entry(self, stored: Any, timestamp: str | None) -> AuditEntry:
+        index = len(self._entries)
+        digest = entry_hash(index, stored, self.head, timestamp)
+        return AuditEntry(index, stored, self.head, digest, timestamp)
 
     def entries(self) -> list[AuditEntry]:
         """A copy of the entries, oldest first."""
@@ -372,3 +541,9 @@ class AuditChain:
 
     def __iter__(self) -> Any:
         return iter(list(self._entries))
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]

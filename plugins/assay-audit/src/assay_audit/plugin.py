@@ -26,17 +26,22 @@ def audit_group() -> None:
 def verify_command(ctx: click.Context, chain: str, as_json: bool) -> None:
     """Verify the audit chain in CHAIN (a JSON array of entries, or JSON Lines; - for stdin).
 
-    Exit codes: 0 intact, 20 broken (the first broken index is reported), 2 unreadable or
-    malformed.
+    Exit codes: 0 intact, 20 broken (the first broken index is reported, or the byte offset of
+    a last line without its newline), 2 unreadable or malformed.
     """
     from assay.cli import echo_json
-    from assay_audit import read_chain_file, verify_chain
+    from assay_audit import verify_chain_file
 
-    result = verify_chain(read_chain_file(chain))
+    result = verify_chain_file(chain)
     if as_json:
         echo_json(result.to_wire())
     elif result.valid:
         click.echo(f"ok: {result.length} entries verified")
+    elif result.reason == "unterminated-line":
+        click.echo(
+            f"broken: the last line (byte offset {result.offset}) has no final newline, a torn "
+            f"append or an altered entry; {result.length} entries read before it"
+        )
     else:
         click.echo(
             f"broken: entry {result.broken_at} fails ({result.reason}); "
