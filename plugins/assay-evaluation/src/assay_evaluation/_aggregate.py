@@ -81,7 +81,8 @@ def baseline_means(baseline: Any) -> dict[str, float]:
     """Metric id -> mean from a baseline: a :class:`~assay_evaluation.BatchEvalResult` or its
     JSON form (``{"aggregates": {id: {"mean": ...}}}``, ids camelCase or snake_case).
 
-    :raises AssayError: ``INVALID_BASELINE`` when there are no aggregates with numeric means.
+    :raises AssayError: ``INVALID_BASELINE`` when there are no aggregates, or a mean is not a
+        finite number (NaN and infinities would make every comparison pass silently).
     """
     aggregates = getattr(baseline, "aggregates", None)
     if aggregates is None and isinstance(baseline, Mapping):
@@ -95,10 +96,10 @@ def baseline_means(baseline: Any) -> dict[str, float]:
         mean = getattr(aggregate, "mean", None)
         if mean is None and isinstance(aggregate, Mapping):
             mean = aggregate.get("mean")
-        if isinstance(mean, bool) or not isinstance(mean, int | float):
+        if isinstance(mean, bool) or not isinstance(mean, int | float) or not math.isfinite(mean):
             raise AssayError(
                 Code.INVALID_BASELINE,
-                f"mean must be a number, got {mean!r}",
+                f"mean must be a finite number, got {mean!r}",
                 f"baselineResult.aggregates.{key}.mean",
             )
         means[str(key)] = float(mean)
@@ -110,14 +111,23 @@ def detect_regressions(
     baseline: Any,
     threshold: float,
     higher_is_better: Mapping[str, bool],
+    order: Sequence[str] | None = None,
 ) -> tuple[MetricRegression, ...]:
     """Compare each metric present in both the current aggregates and the baseline, in the
-    current order. ``delta = current - baseline``; a regression is ``delta < -threshold`` (strict)
+    current order (``order``, duplicates kept as rag-eval-node-ts keeps them: a metric
+    requested twice gives two records; default: the aggregates' order). ``delta = current - baseline``; a regression is ``delta < -threshold`` (strict)
     or, for a lower-is-better metric, ``delta > threshold``."""
     means = baseline_means(baseline)
     by_snake = {snake_case(key): value for key, value in means.items()}
     regressions = []
-    for metric_id, aggregate in aggregates.items():
+    if not math.isfinite(threshold):
+        raise AssayError(
+            Code.INVALID_OPTION,
+            f"must be a finite number, got {threshold!r}",
+            "options.regressionThreshold",
+        )
+    for metric_id in aggregates if order is None else order:
+        aggregate = aggregates[metric_id]
         base = means.get(metric_id, by_snake.get(snake_case(metric_id)))
         if base is None:
             continue

@@ -80,7 +80,10 @@ def evaluate_batch(
     plan = resolve_plan(metrics, parsed, registry or default_registry())
     results = run_batch(checked, plan, parsed)
     return summarize_batch(
-        results, plan.metric_ids, parsed.baseline_result, parsed.regression_threshold
+        results,
+        [step.metric_id for step in plan.steps],  # duplicates kept: one regression record each
+        parsed.baseline_result,
+        parsed.regression_threshold,
     )
 
 

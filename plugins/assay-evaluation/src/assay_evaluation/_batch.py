@@ -143,8 +143,11 @@ def summarize_batch(
     regression_threshold: float = 0.05,
 ) -> BatchEvalResult:
     """Aggregates, composite statistics, overall pass, total cost and (with ``baseline``)
-    regressions of ``results``."""
-    aggregates = {metric_id: aggregate_metric(metric_id, results) for metric_id in metric_ids}
+    regressions of ``results``. A metric id listed twice in ``metric_ids`` has one aggregate and
+    two regression records (as in rag-eval-node-ts 0.3)."""
+    aggregates = {
+        metric_id: aggregate_metric(metric_id, results) for metric_id in dict.fromkeys(metric_ids)
+    }
     composite = composite_aggregate(results)
     directions: dict[str, bool] = {}
     total = Cost()
@@ -159,5 +162,7 @@ def summarize_batch(
         total_cost=total,
         regressions=None
         if baseline is None
-        else detect_regressions(aggregates, baseline, regression_threshold, directions),
+        else detect_regressions(
+            aggregates, baseline, regression_threshold, directions, list(metric_ids)
+        ),
     )

@@ -240,6 +240,12 @@ def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
     cli["threshold"] = _parse_thresholds(cli.pop("thresholds"))
     metrics, options = _options(config, cli, registry)
     samples = read_samples(data)
+    if not samples:
+        raise AssayError(
+            ErrorCode.MALFORMED_INPUT,
+            "no samples: the input has no JSON line (an empty run proves nothing)",
+            "standard input" if data == "-" else data,
+        )
     if cli["baseline"]:
         options["baseline_result"] = read_json_file(cli["baseline"])
     if cli["output"]:
@@ -257,6 +263,11 @@ def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
         with _progress(show_bar, len(samples)) as advance:
             options["on_progress"] = advance
             batch = evaluate_batch(samples, metrics, options, registry=registry)
+    except BaseException:
+        if pool is not None:  # interrupted: drop the queued chunks, wait only for running ones
+            pool.shutdown(cancel_futures=True)
+            pool = None
+        raise
     finally:
         if pool is not None:
             pool.shutdown()

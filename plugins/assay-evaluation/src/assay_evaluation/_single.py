@@ -172,7 +172,10 @@ def rejudge_with_plan(
 ) -> EvalResult | None:
     """A stored result re-judged under ``plan``'s thresholds, weights and composite threshold
     without running any metric, or ``None`` when it cannot stand in for a fresh one: it was made
-    for a different sample (same id, other content) or a different list of metrics."""
+    for a different sample (same id, other content) or a different list of metrics.
+
+    :raises AssayError: ``INVALID_METRIC_RESULT`` for a stored score outside [0, 1].
+    """
     order = tuple(step.metric_id for step in plan.steps)
     if result.sample != sample or tuple(result.metric_order) != order:
         return None
@@ -180,11 +183,10 @@ def rejudge_with_plan(
     directions = {step.metric_id: step.higher_is_better for step in plan.steps}
     metrics: dict[str, MetricResult] = {}
     for step in plan.steps:
-        stored = result.metrics[step.metric_id]
-        metrics[step.metric_id] = attrs.evolve(
-            stored,
-            threshold=step.threshold,
-            passed=judge_pass(stored.score, step.threshold, step.higher_is_better),
+        # validated like a fresh metric's result: an edited file cannot smuggle in a score of
+        # 1e308 (INVALID_METRIC_RESULT) or NaN (undetermined, with a warning)
+        metrics[step.metric_id] = _checked(
+            result.metrics[step.metric_id], step.metric_id, step.threshold, step.higher_is_better
         )
     composite = composite_score(order, metrics, weights, directions)
     return attrs.evolve(

@@ -11,6 +11,7 @@ costs one system call per :data:`POLL_SECONDS`.
 from __future__ import annotations
 
 import os
+import signal
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -29,7 +30,11 @@ def _watch(parent: int, interval: float) -> None:
 
 
 def watch_parent(parent: int, interval: float = POLL_SECONDS) -> None:
-    """Worker initializer: exit this process when ``parent`` stops being its parent."""
+    """Worker initializer: exit this process when ``parent`` stops being its parent, and leave
+    Ctrl-C (SIGINT, sent by a terminal to the whole process group) to the parent, which cancels
+    the pending work and exits 130; a worker interrupted mid-task would break the pool and could
+    hang its shutdown."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if os.getppid() != parent:
         os._exit(1)
     threading.Thread(
