@@ -117,14 +117,30 @@ def read_json_file(path: str) -> Any:
         ) from exc
 
 
+def current_umask() -> int:
+    """This process's umask, read without changing it (``os.umask`` sets it, a race with
+    other threads creating files): from ``/proc/self/status`` on Linux, else ``0o022``."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8) & 0o777
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0o022
+
+
 @contextmanager
 def atomic_write(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO[Any]]:
     """Write a file atomically: to a temporary file in the same folder, flushed and fsynced, then
-    renamed over ``path``. A failure midway leaves any previous ``path`` untouched."""
+    renamed over ``path``. A failure midway leaves any previous ``path`` untouched. The file gets
+    the mode a plain ``open(path, "w")`` would give it (``0o666`` less the umask)."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
+        if hasattr(os, "fchmod"):  # mkstemp makes 0600; give the mode a plain open() would
+            os.fchmod(fd, 0o666 & ~current_umask())
         with os.fdopen(fd, mode, encoding=None if "b" in mode else "utf-8") as handle:
             yield handle
             handle.flush()
