@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import json
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
+from shared_data import shared_path
 
 import assay
 from assay_evaluation import batch_to_wire, evaluate, evaluate_batch, result_to_wire, snake_case
 
-VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "metrics"
+VECTORS = shared_path("conformance", "metrics")
 BATCHES = VECTORS / "batches.jsonl"
 
 pytest.importorskip("assay_faithfulness", reason="needs the assay-faithfulness plugin installed")

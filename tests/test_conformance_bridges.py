@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_data import shared_path
 
 import assay
 from assay_bridges import (
@@ -22,7 +22,7 @@ from assay_bridges import (
     merge_evaluation_signals,
 )
 
-SCORECARD_VECTORS = Path(__file__).resolve().parents[1].parent / "shared/conformance/scorecard"
+SCORECARD_VECTORS = shared_path("conformance", "scorecard")
 
 ADAPTERS = {
     "fromRagasLike": from_ragas_like,

@@ -12,21 +12,15 @@ structural error (MALFORMED_INPUT).
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from shared_data import shared_path
 
 import assay
 import assay.wire
 from assay_calibration.score_bands import analyze_calibration
 
-CASES = (
-    Path(__file__).resolve().parents[1].parent
-    / "shared"
-    / "conformance"
-    / "scorecard"
-    / "cases.jsonl"
-)
+CASES = shared_path("conformance", "scorecard", "cases.jsonl")
 
 
 def calibration_cases() -> list[dict]:

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
-from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_data import shared_path
 
 import assay
 import assay.wire
@@ -25,7 +25,7 @@ from assay_authority import AuthorityDimension
 from assay_corpus import CorpusDimension, IndexIntegrityDimension
 from assay_freshness import FreshnessDimension
 
-VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "scorecard"
+VECTORS = shared_path("conformance", "scorecard")
 FILES = ("cases.jsonl", "examples.jsonl")
 DIMENSIONS: dict[str, Any] = {
     "authority": AuthorityDimension(),

@@ -9,20 +9,18 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_data import shared_path
 
 import assay
 import assay_faithfulness as af
 
-VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "metrics"
-
 
 def _read(name: str) -> list[dict[str, Any]]:
     # Split on "\n" only: the vectors hold U+2028 / U+0085 that str.splitlines() would break on.
-    text = (VECTORS / name).read_text(encoding="utf-8")
+    text = shared_path("conformance", "metrics", name).read_text(encoding="utf-8")
     return [json.loads(line) for line in text.split("\n") if line]
 
 

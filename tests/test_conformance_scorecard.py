@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_data import shared_path
 
 import assay
 import assay.wire
 import assay_scorecard
 from assay.testing import assert_wire_equal
 
-VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "scorecard"
+VECTORS = shared_path("conformance", "scorecard")
 
 # Dimensions are provided by plugins; a vector that needs one that is not installed is skipped
 # with the name of the plugin that provides it.

@@ -6,9 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from shared_data import needs_shared
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@needs_shared("data", "evaluator-outputs", "trulens_outputs.json")
 def test_evaluator_bridge_example() -> None:
     run = subprocess.run(
         [sys.executable, "examples/bridges/evaluator_bridge.py"],

@@ -8,15 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from shared_data import needs_shared
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "calibration"
-SHARED_DATA = ROOT.parent / "shared" / "data" / "halueval_qa_dev.jsonl"
-needs_halueval = pytest.mark.skipif(
-    not SHARED_DATA.exists(),
-    reason="needs ../shared/data/halueval_qa_dev.jsonl beside the repository (CI provides it)",
-)
+needs_halueval = needs_shared("data", "halueval_qa_dev.jsonl")
 
 
 def run(*command: str) -> str:

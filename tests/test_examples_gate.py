@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from shared_data import needs_shared
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO_ROOT / "examples" / "gate"
-HALUEVAL = REPO_ROOT.parent / "shared" / "data" / "halueval_qa_dev.jsonl"
 
 
 def _run(script: Path, *args: str) -> str:
@@ -42,9 +42,9 @@ def test_sealed_decision_prints_exactly_its_header():
     assert _run(script).splitlines() == _header_block(script, "Prints (exactly):")
 
 
+@needs_shared("data", "halueval_qa_dev.jsonl")
 def test_halueval_example_prints_the_report_its_header_shows():
     pytest.importorskip("assay_faithfulness", reason="needs assay-faithfulness (the metrics)")
-    assert HALUEVAL.exists(), f"shared data missing: {HALUEVAL}"
     script = EXAMPLES / "halueval_gate.py"
     lines = _run(script, "--rows", "400").splitlines()
     header = _header_block(script, "Prints (numbers from a run")

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from shared_data import needs_shared
+
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "metrics"
 
 
@@ -47,6 +49,7 @@ def test_score_one_sample_prints_every_metric_with_its_verdict_and_signals() -> 
     )
 
 
+@needs_shared("data", "halueval_qa_dev.jsonl")
 def test_detect_hallucinations_ranks_every_row_correctly_with_claim_support() -> None:
     lines = run("detect_hallucinations.py")
     answers = [line for line in lines if line.startswith(("right", "hallucinated"))]

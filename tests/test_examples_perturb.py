@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from shared_data import needs_shared
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "perturb"
 
 
@@ -37,6 +39,7 @@ def test_run_scorecard_keeps_the_action_under_presentation_changes() -> None:
     ]
 
 
+@needs_shared("data", "halueval_qa_dev.jsonl")
 def test_run_halueval_on_real_questions() -> None:
     assert run("run_halueval.py") == [
         "fair:   cases 12  invariance 1.00  sensitivity 1.00  failed 0",

@@ -26,13 +26,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_data import shared_path
 
 import assay
 import assay.wire
 import assay_scorecard
 
 ROOT = Path(__file__).resolve().parents[1]
-VECTORS = ROOT.parent / "shared" / "conformance" / "scorecard"
+VECTORS = shared_path("conformance", "scorecard")
 
 
 def _plain_vectors() -> list[dict[str, Any]]:

@@ -12,8 +12,14 @@ EVALUATOR_OUTPUTS = Path(__file__).resolve().parents[3].parent / "shared/data/ev
 
 
 def _load(name: str) -> Any:
+    path = EVALUATOR_OUTPUTS / name
+    if not path.exists():  # a clone without the shared folder beside it: skip, naming the file
+        pytest.skip(
+            f"needs ../shared/data/evaluator-outputs/{name} "
+            "(the shared data folder beside the repo; CI has it)"
+        )
     # trulens_outputs.json carries bare NaN tokens (pending feedback); Python's json reads them.
-    return json.loads((EVALUATOR_OUTPUTS / name).read_text(encoding="utf-8"))
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="session")

@@ -55,6 +55,11 @@ async def _session_calls(models: list[dict], scorecard_case: dict) -> dict:
     return {"tools": tools, "gate": gate, "bad": bad, "card": card}
 
 
+@pytest.mark.skipif(
+    not SCORECARD_EXAMPLES.exists(),
+    reason="needs ../shared/conformance/scorecard/examples.jsonl "
+    "(the shared data folder beside the repo; CI has it)",
+)
 def test_mcp_server_serves_the_gate_and_the_scorecard(models):
     case = json.loads(SCORECARD_EXAMPLES.read_text(encoding="utf-8").splitlines()[0])
     out = anyio.run(_session_calls, models, case)
