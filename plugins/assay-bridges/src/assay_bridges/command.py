@@ -6,15 +6,46 @@ Exit codes, from the one table of every ``assay`` command (:class:`assay.ExitCod
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import click
 
 import assay
-from assay.cli import echo_json, read_json_file
+from assay.cli import echo_json, read_text_input
 from assay_bridges.catalog import BRIDGE_KIND
 from assay_bridges.extraction import SCORE_SIGNALS
 from assay_bridges.merge import merge_evaluation_signals
 
 __all__ = ["bridge_command", "parse_metric_maps"]
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def read_json_strict(path: str, *, allow_nan: bool = False) -> Any:
+    """The JSON document of ``path`` (``-``: standard input); NaN and Infinity, which JSON does
+    not have, are refused unless ``allow_nan`` (evaluator outputs write NaN for undetermined
+    metrics; scoring inputs must not hold it).
+
+    :raises AssayError: ``IO_ERROR`` when unreadable; ``MALFORMED_INPUT`` (path: the file) when
+        not UTF-8, not JSON, nested too deeply, or holding an integer over 4,300 digits or NaN.
+    """
+    text = read_text_input(path)
+    try:
+        return json.loads(text, parse_constant=None if allow_nan else _reject_constant)
+    except json.JSONDecodeError as exc:
+        message = f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
+    except RecursionError:
+        message = "not usable JSON: nested too deeply"
+    except ValueError as exc:
+        message = (
+            f"not valid JSON: {exc}"
+            if "JSON number" in str(exc)
+            else "not usable JSON: a number has too many digits"
+        )
+    raise assay.AssayError(assay.ErrorCode.MALFORMED_INPUT, message, path)
 
 
 def parse_metric_maps(pairs: tuple[str, ...]) -> dict[str, str]:
@@ -88,7 +119,7 @@ def bridge_command(
         )
     bridge = assay.default_registry().get(BRIDGE_KIND, evaluator)
     metrics = parse_metric_maps(maps) if maps else None
-    results = bridge.extract(read_json_file(file), metrics=metrics)
+    results = bridge.extract(read_json_strict(file, allow_nan=True), metrics=metrics)
     if inputs_path is None:
         echo_json([result.to_wire() for result in results])
         return
@@ -105,5 +136,5 @@ def bridge_command(
             f"no answer {index}; the file holds {len(results)}",
             "--sample",
         )
-    merged = merge_evaluation_signals(read_json_file(inputs_path), results[index])
+    merged = merge_evaluation_signals(read_json_strict(inputs_path), results[index])
     echo_json(merged.to_wire())

@@ -68,6 +68,8 @@ class WarningCode:
     """The record's own direction contradicts the mapping's."""
     DUPLICATE = "evaluator-signal-duplicate"
     """A second metric maps to a signal already filled (severity info); the first one wins."""
+    MAPPING_UNMATCHED = "evaluator-mapping-unmatched"
+    """A caller's metric mapping (``metrics=``, ``--map``) matched no metric of the input."""
     CALLER_SET = "evaluator-signal-caller-set"
     """The scoring inputs already set a bridged signal (severity info); the caller's value stays."""
 
@@ -77,6 +79,14 @@ def is_real_number(value: Any) -> bool:
     :func:`assay_scorecard.signals.is_number` on purpose: frames and evaluators hand over NumPy scalars
     (``numpy.float32``, ``numpy.int64``) that are not Python floats."""
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def _is_nan(value: Any) -> bool:
+    """``math.isnan`` that is False (not ``OverflowError``) for an int beyond float range."""
+    try:
+        return math.isnan(value)
+    except OverflowError:
+        return False
 
 
 def record_field(record: Any, *names: str) -> Any:
@@ -172,7 +182,19 @@ def resolve_mappings(
         mapping, a signal name or ``None``, or names an unknown signal.
     """
     resolved = {normalize_metric_name(name): mapping for name, mapping in defaults.items()}
+    if overrides is not None and not isinstance(overrides, Mapping):
+        raise assay.AssayError(
+            assay.ErrorCode.INVALID_CONFIG,
+            f"expected an object of metric name -> mapping, got {type(overrides).__name__}",
+            "metrics",
+        )
     for name, mapping in (overrides or {}).items():
+        if not isinstance(name, str):
+            raise assay.AssayError(
+                assay.ErrorCode.INVALID_CONFIG,
+                f"a metric name must be a string, got {name!r}",
+                "metrics",
+            )
         key = normalize_metric_name(name)
         if mapping is None:
             resolved.pop(key, None)
@@ -281,7 +303,7 @@ class SignalCollector:
             self.warn(WarningCode.FAILED, "warn", f"metric {name!r} failed: {error}", name)
             return
         value = _value_of(raw)
-        if not is_real_number(value) or math.isnan(value):
+        if not is_real_number(value) or _is_nan(value):
             self.warn(
                 WarningCode.UNDETERMINED,
                 "warn",

@@ -19,12 +19,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+import attrs
+
 import assay
 from assay_bridges.extraction import (
     BridgeResult,
     MetricMapping,
     MetricMappings,
     SignalCollector,
+    WarningCode,
+    normalize_metric_name,
     record_field,
     resolve_mappings,
 )
@@ -136,7 +140,69 @@ def from_trulens(
     rows, names = _records_and_names(records)
     mappings = resolve_mappings(TRULENS_METRICS, metrics)
     names = feedback_names if feedback_names is not None else names
-    return [_extract_row(row, mappings, names, f"[{i}]") for i, row in enumerate(rows)]
+    if rows and all(_is_feedback_result(row) for row in rows):
+        by_record: dict[Any, list[Any]] = {}
+        for row in rows:
+            key = record_field(row, "record_id")
+            by_record.setdefault(key if isinstance(key, str) else None, []).append(row)
+        results = [from_trulens_feedback(group, metrics=metrics) for group in by_record.values()]
+        seen = {record_field(row, "name") for row in rows}
+    else:
+        results = []
+        seen = set()
+        for i, row in enumerate(rows):
+            columns = _feedback_columns(row, names) if isinstance(row, Mapping) else None
+            if columns == [] and not any(
+                isinstance(key, str) and normalize_metric_name(key) in mappings for key in row
+            ):
+                raise assay.AssayError(
+                    assay.ErrorCode.MALFORMED_INPUT,
+                    "not a TruLens records-and-feedback record: no feedback column (a column c "
+                    "with a c_calls sibling), no mapped metric, and not a FeedbackResult",
+                    f"[{i}]",
+                )
+            seen.update(columns or ())
+            results.append(_extract_row(row, mappings, names, f"[{i}]"))
+    return _warn_unmatched(results, metrics, seen)
+
+
+def _is_feedback_result(row: Any) -> bool:
+    """A ``FeedbackResult`` (object or its JSON dict): a ``name`` and a ``feedback_result_id``
+    or ``status``, and no records-and-feedback ``record_json``."""
+    return (
+        isinstance(record_field(row, "name"), str)
+        and (
+            record_field(row, "feedback_result_id") is not None
+            or record_field(row, "status") is not None
+        )
+        and record_field(row, "record_json") is None
+    )
+
+
+def _warn_unmatched(
+    results: list[BridgeResult], metrics: MetricMappings | None, seen: set[Any]
+) -> list[BridgeResult]:
+    """Add a warning to each result for a caller mapping that matched no feedback."""
+    if not metrics or not results:
+        return results
+    present = {normalize_metric_name(name) for name in seen if isinstance(name, str)}
+    unmatched = [
+        name
+        for name, value in metrics.items()
+        if value is not None and normalize_metric_name(name) not in present
+    ]
+    if not unmatched:
+        return results
+    extra = [
+        assay.ScoreWarning(
+            WarningCode.MAPPING_UNMATCHED,
+            "warn",
+            f"the mapping for {name!r} matched no feedback of the input",
+            name,
+        )
+        for name in unmatched
+    ]
+    return [attrs.evolve(r, warnings=(*r.warnings, *extra)) for r in results]
 
 
 def from_trulens_feedback(results: Any, *, metrics: MetricMappings | None = None) -> BridgeResult:
