@@ -76,6 +76,12 @@ def evaluate_batch(
         file to resume from is not a results stream.
     """
     parsed = parse_options(options)
+    if isinstance(samples, str | bytes | Mapping) or not isinstance(samples, Iterable):
+        raise AssayError(
+            Code.INVALID_SAMPLE,
+            f"samples must be a list of sample objects, got {type(samples).__name__}",
+            "samples",
+        )
     checked = [coerce_sample(s, f"samples[{i}]") for i, s in enumerate(samples)]
     plan = resolve_plan(metrics, parsed, registry or default_registry())
     results = run_batch(checked, plan, parsed)
@@ -142,8 +148,14 @@ def create_evaluator(
     available, so a bad config fails at creation, not at the first sample.
 
     :raises AssayError: as :func:`evaluate` for the options and metrics; ``INVALID_OPTION`` when
-        ``metrics`` is not a list.
+        ``metrics`` is not a list or the config is not a mapping.
     """
+    if config is not None and not isinstance(config, Mapping):
+        raise AssayError(
+            Code.INVALID_OPTION,
+            f"an evaluator config must be an object, got {type(config).__name__}",
+            "config",
+        )
     config = dict(config or {})
     metrics = config.pop("metrics", None)
     if metrics is not None and (isinstance(metrics, str) or not isinstance(metrics, Sequence)):

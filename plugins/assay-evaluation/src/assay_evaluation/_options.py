@@ -68,6 +68,16 @@ def _number_map(value: Any, path: str) -> dict[str, float]:
     return out
 
 
+def _mapping(value: Any, path: str) -> dict[Any, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise AssayError(
+            Code.INVALID_OPTION, f"must be an object, got {type(value).__name__}", path
+        )
+    return dict(value)
+
+
 @attrs.frozen
 class EvaluateOptions:
     """Everything that tunes an evaluation (rag-eval-node-ts 0.3 ``EvaluateOptions``
@@ -189,9 +199,9 @@ def parse_options(options: EvaluateOptions | Mapping[str, Any] | None) -> Evalua
         )
     thresholds = {
         str(k): check_threshold(v, f"options.thresholds.{k}")
-        for k, v in dict(raw.get("thresholds") or {}).items()
+        for k, v in _mapping(raw.get("thresholds"), "options.thresholds").items()
     }
-    modes = dict(raw.get("metric_modes") or {})
+    modes = _mapping(raw.get("metric_modes"), "options.metricModes")
     for key, mode in modes.items():
         if mode not in ("heuristic", "llm"):
             raise AssayError(
@@ -235,7 +245,7 @@ def parse_options(options: EvaluateOptions | Mapping[str, Any] | None) -> Evalua
             raw.get("composite_threshold", 0.6), "options.compositeThreshold"
         ),
         regression_threshold=float(regression),
-        heuristic=dict(raw.get("heuristic") or {}),
-        prompt_overrides=dict(raw.get("prompt_overrides") or {}),
+        heuristic=_mapping(raw.get("heuristic"), "options.heuristic"),
+        prompt_overrides=_mapping(raw.get("prompt_overrides"), "options.promptOverrides"),
     )
     return EvaluateOptions(**raw)

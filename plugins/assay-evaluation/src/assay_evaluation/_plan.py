@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -220,7 +220,9 @@ def resolve_plan(
         ``INVALID_PLUGIN_OBJECT`` for a metric or judge that is a class instead of an instance,
         or an object given as a metric that lacks a member of the protocol.
     """
-    if isinstance(metrics, str):
+    if metrics is not None and (
+        isinstance(metrics, str | bytes | Mapping) or not isinstance(metrics, Iterable)
+    ):
         raise AssayError(Code.INVALID_OPTION, "metrics must be a list of ids", "metrics")
     ids = _default_ids(registry) if metrics is None else list(metrics)
     direct = _direct_metrics(ids)
