@@ -29,7 +29,14 @@ def _config(
     options over them."""
     config: dict[str, Any] = {}
     if config_file is not None:
-        loaded = read_json_file(config_file)
+        try:
+            loaded = read_json_file(config_file)
+        except (RecursionError, ValueError):  # deep nesting; a 4,300+ digit integer
+            raise assay.AssayError(
+                "MALFORMED_INPUT",
+                "not usable JSON: nested too deeply or a huge number",
+                config_file,
+            ) from None
         if not isinstance(loaded, dict):
             raise assay.AssayError("INVALID_CONFIG", "must be a JSON object", config_file)
         config.update(loaded)

@@ -57,6 +57,15 @@ def read_history(path: str | Path) -> tuple[list[Any], list[int]]:
                 f"{name}:{number}",
                 {"line": number},
             ) from exc
+        except (RecursionError, ValueError) as exc:  # deep nesting; a 4,300+ digit integer
+            what = (
+                "nested too deeply"
+                if isinstance(exc, RecursionError)
+                else "a number has too many digits"
+            )
+            raise assay.AssayError(
+                "MALFORMED_INPUT", f"not usable JSON: {what}", f"{name}:{number}", {"line": number}
+            ) from None
         lines.append(number)
     return records, lines
 

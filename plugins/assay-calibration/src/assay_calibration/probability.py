@@ -23,7 +23,7 @@ mismatch (path ``outcomes``), a probability outside ``[0, 1]`` or not a finite n
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -109,12 +109,11 @@ def _check_bins(bins: Any) -> int:
 
 
 def _bad_probability(value: Any) -> bool:
-    return (
-        isinstance(value, bool | np.bool_)
-        or not isinstance(value, int | float | np.integer | np.floating)
-        or not math.isfinite(value)
-        or not 0.0 <= value <= 1.0
-    )
+    if isinstance(value, bool | np.bool_) or not isinstance(
+        value, int | float | np.integer | np.floating
+    ):
+        return True
+    return not 0.0 <= value <= 1.0 or not math.isfinite(value)  # range first: no overflow
 
 
 def _bad_outcome(value: Any) -> bool:
@@ -137,9 +136,15 @@ def _as_checked_array(values: Sequence[Any] | np.ndarray, name: str) -> np.ndarr
     ):
         array = values.astype(np.float64)
     else:
+        if isinstance(values, str | bytes | Mapping) or not isinstance(values, Iterable):
+            raise assay.AssayError(
+                "INVALID_INPUT", f"must be an array, got {type(values).__name__}", name
+            )
         items = list(values)
         plain = _PLAIN_TYPES[name]
-        if all(type(item) in plain for item in items):
+        if all(type(item) in plain for item in items) and all(
+            type(item) is not int or abs(item) <= 2**53 for item in items
+        ):
             array = np.asarray(items, dtype=np.float64)
         else:
             check, wanted = (

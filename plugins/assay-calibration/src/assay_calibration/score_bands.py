@@ -197,8 +197,13 @@ def _is_number(value: Any) -> bool:
     if kind is float:
         return math.isfinite(value)
     if kind is int:
-        return True
-    return not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value)
+        return bool(abs(value) <= 2**1023)  # beyond float range it is not a usable number
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an int subclass beyond float range
+        return False
 
 
 def _config_number(value: Any, path: str, *, non_negative: bool = False) -> float:
@@ -427,6 +432,12 @@ def parse_samples(samples: Iterable[Any]) -> list[CalibrationSample]:
         recommended action other than answer / review / abstain
         (``samples[i].recommendedAction``).
     """
+    if isinstance(samples, str | bytes | Mapping) or not isinstance(samples, Iterable):
+        raise assay.AssayError(
+            "MALFORMED_INPUT",
+            f"expected an array of records, got {type(samples).__name__}",
+            "samples",
+        )
     parsed = [_parse_sample(item, i) for i, item in enumerate(samples)]
     if not parsed:
         raise assay.AssayError("INVALID_INPUT", "needs at least one sample", "samples")

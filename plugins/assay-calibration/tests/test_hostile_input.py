@@ -1,0 +1,133 @@
+"""Hostile input to calibration: only AssayError escapes, with a code and path; ``assay
+calibrate`` exits 2 with ``error [CODE] ...`` on deep nesting and 5,000-digit integers.
+Includes a bounded, seeded fuzz test over the analysis entry points."""
+
+from __future__ import annotations
+
+import copy
+
+import click
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import assay
+from assay import ExitCode
+from assay.cli import AssayGroup
+from assay_calibration import probability, score_bands
+from assay_calibration.plugin import assay_cli
+
+HISTORY = [
+    {"total": 52, "recommendedAction": "review", "outcome": "rejected"},
+    {"total": 91, "recommendedAction": "answer", "outcome": "correct"},
+    {"total": 30, "recommendedAction": "abstain", "outcome": "rejected"},
+]
+
+
+@pytest.mark.parametrize(
+    ("call", "code", "path"),
+    [
+        (
+            lambda: score_bands.analyze_calibration([], {"minSamplesPerBand": 10**400}),
+            "INVALID_CONFIG",
+            "minSamplesPerBand",
+        ),
+        (lambda: probability.brier_score([10**400], [1]), "INVALID_INPUT", "probabilities[0]"),
+        (
+            lambda: probability.brier_score([0.5, 2**60], [1, 0]),
+            "INVALID_INPUT",
+            "probabilities[1]",
+        ),
+        (
+            lambda: probability.expected_calibration_error([10**400], [1]),
+            "INVALID_INPUT",
+            "probabilities[0]",
+        ),
+    ],
+)
+def test_bad_input_raises_assay_error_with_code_and_path(call, code, path):
+    with pytest.raises(assay.AssayError) as caught:
+        call()
+    assert (caught.value.code, caught.value.path) == (code, path)
+
+
+@pytest.fixture
+def cli() -> click.Group:
+    @click.group(cls=AssayGroup)
+    def root() -> None:
+        """assay (test root)"""
+
+    assay_cli(root)
+    return root
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [("[" * 100_000 + "]" * 100_000, "nested too deeply"), ("1" * 5000, "too many digits")],
+)
+@pytest.mark.parametrize("as_config", [False, True])
+def test_calibrate_cli_bad_file_is_a_coded_usage_error(cli, tmp_path, content, message, as_config):
+    bad = tmp_path / "bad.json"
+    bad.write_text(content)
+    good = tmp_path / "h.jsonl"
+    good.write_text('{"total": 52, "recommendedAction": "review", "outcome": "rejected"}\n')
+    args = [str(good), "--config", str(bad)] if as_config else [str(bad)]
+    result = CliRunner().invoke(cli, ["calibrate", *args])
+    assert result.exit_code == ExitCode.USAGE, result.output
+    assert result.output.startswith("error [MALFORMED_INPUT] ")
+
+
+LEAVES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.sampled_from([10**400, -1, 2**64]),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=8),
+)
+NASTY = st.recursive(
+    LEAVES,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+@st.composite
+def mutated(draw, base):
+    """``base`` with up to three values (at any depth) replaced by hostile ones."""
+    tree = copy.deepcopy(base)
+    for _ in range(draw(st.integers(0, 3))):
+        node, key = None, None
+        cursor = tree
+        while isinstance(cursor, dict | list) and cursor and draw(st.booleans()):
+            keys = list(cursor) if isinstance(cursor, dict) else list(range(len(cursor)))
+            node, key = cursor, draw(st.sampled_from(keys))
+            cursor = node[key]
+        if node is None:
+            tree = draw(NASTY)
+        else:
+            node[key] = draw(NASTY)
+    return tree
+
+
+def _only_assay_errors(call) -> None:
+    try:
+        call()
+    except assay.AssayError as error:
+        assert error.code and isinstance(error.message, str)
+
+
+@settings(max_examples=200, derandomize=True, deadline=None)
+@given(mutated(HISTORY), st.one_of(st.none(), mutated({"minSamplesPerBand": 1})))
+def test_fuzz_analyze_calibration_raises_only_assay_error(history, config):
+    _only_assay_errors(lambda: score_bands.analyze_calibration(history, config))
+
+
+@settings(max_examples=200, derandomize=True, deadline=None)
+@given(mutated([0.2, 0.9, 0.5]), mutated([0, 1, 1]))
+def test_fuzz_probability_scores_raise_only_assay_error(probabilities, outcomes):
+    _only_assay_errors(lambda: probability.brier_score(probabilities, outcomes))
+    _only_assay_errors(lambda: probability.expected_calibration_error(probabilities, outcomes))
