@@ -14,11 +14,12 @@ import contextlib
 import json
 import multiprocessing
 import os
+import signal
 import threading
 from collections.abc import Iterator, Mapping
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from multiprocessing.connection import Connection, wait
-from typing import IO, Any, cast
+from typing import IO, Any
 
 import attrs
 
@@ -32,9 +33,13 @@ from assay_scorecard.requests import canonical_json
 from assay_scorecard.types import ScoringConfig
 from assay_scorecard.wire import scoring_config_to_wire
 
-__all__ = ["JsonlSummary", "score_jsonl"]
+__all__ = ["WORKER_DIED", "JsonlSummary", "score_jsonl"]
 
 DEFAULT_BLOCK_SIZE = 1 << 16
+
+WORKER_DIED = "WORKER_DIED"
+"""Error code of :func:`score_jsonl` when a worker process died (killed, out of memory) before
+it finished its blocks: the other workers are stopped and the output is incomplete."""
 
 
 @attrs.frozen
@@ -81,7 +86,10 @@ def score_jsonl(
         block); results come back to this process, which writes them.
     :return: a :class:`JsonlSummary`.
     :raises AssayError: ``INVALID_CONFIG`` before anything is read for a bad config, or for
-        ``workers < 0`` / ``block_size < 1``; ``IO_ERROR`` when the sink cannot be written.
+        ``workers < 0`` / ``block_size < 1``; ``IO_ERROR`` when the sink cannot be written;
+        :data:`WORKER_DIED` when a worker process died (the others are stopped, nothing waits
+        forever). A row whose scoring raises something unexpected gets an ``INTERNAL_ERROR``
+        record and the stream goes on.
     """
     workers = resolve_workers(workers)
     if block_size < 1:
@@ -105,6 +113,10 @@ def score_jsonl(
         )
         with pool:
             return _with_executor(pool, None, config_key, blocks, sink, workers)
+    except BrokenExecutor as exc:
+        raise AssayError(
+            WORKER_DIED, f"a scoring worker died; the output is incomplete ({exc})"
+        ) from exc
     except BrokenPipeError as exc:
         raise AssayError(
             ErrorCode.IO_ERROR, "cannot write the output: the reader closed it"
@@ -235,9 +247,10 @@ class _Ring:
             drain = _Drain(drain_fd, sink)
         else:
             sink.flush()
-        processes = []
+        processes: list[Any] = []
         feeds: list[Connection] = []
         reports: list[Connection] = []
+        watch: _Watch | None = None
         try:
             try:
                 for index in range(self.count):
@@ -259,23 +272,34 @@ class _Ring:
                 if drain is not None:  # started after forking: a child gets no copy of it
                     os.close(sink_fd)  # the workers hold the write end now
                     drain.start()
-            for number, (block, first_line) in enumerate(blocks):
-                self._send(feeds[number % self.count], reports, first_line, block)
-            for feed in feeds:
-                self._send(feed, reports, 0, b"")  # end of input
-            rows = failed = 0
-            for report in reports:
-                scored, errors = self._report(report)
-                rows += scored
-                failed += errors
+            watch = _Watch(processes, reports)
+            watch.start()
+            try:
+                for number, (block, first_line) in enumerate(blocks):
+                    self._send(feeds[number % self.count], first_line, block)
+                for feed in feeds:
+                    self._send(feed, 0, b"")  # end of input
+            except BrokenPipeError:
+                # a worker is gone: the watch knows why (it stops the others, so this ends)
+                watch.join()
+                watch.raise_failure()
+                raise
+            watch.join()
+            watch.raise_failure()
+            rows = sum(rows for rows, _ in watch.outcomes.values())
+            failed = sum(failed for _, failed in watch.outcomes.values())
         finally:
-            for connection in feeds + reports:
+            for connection in feeds:
                 connection.close()
             for process in processes:
                 process.join(timeout=5)
                 if process.is_alive():
-                    process.terminate()
+                    process.kill()
                     process.join()
+            if watch is not None:
+                watch.join()
+            for connection in reports:
+                connection.close()
             if drain is not None:
                 drain.join()
         if drain is not None:
@@ -283,25 +307,8 @@ class _Ring:
         return JsonlSummary(rows, failed, self.count)
 
     @staticmethod
-    def _send(feed: Connection, reports: list[Connection], first_line: int, block: bytes) -> None:
-        """Send a block; a worker that failed has reported why before closing its feed."""
-        try:
-            feed.send_bytes(first_line.to_bytes(8, "little") + block)
-        except BrokenPipeError:
-            for ready in wait(reports, timeout=5):
-                _Ring._report(cast(Connection, ready))  # raises what the worker reported
-            raise
-
-    @staticmethod
-    def _report(report: Connection) -> tuple[int, int]:
-        try:
-            outcome = report.recv()
-        except EOFError:
-            raise RuntimeError("a scoring worker exited without reporting") from None
-        if isinstance(outcome, BaseException):
-            raise outcome
-        rows, failed = outcome
-        return int(rows), int(failed)
+    def _send(feed: Connection, first_line: int, block: bytes) -> None:
+        feed.send_bytes(first_line.to_bytes(8, "little") + block)
 
     def _work(
         self, index: int, sink_fd: int, feed: Connection, report: Connection, turns: list[Any]
@@ -335,6 +342,67 @@ class _Ring:
         finally:
             report.close()
             feed.close()
+
+
+class _Watch(threading.Thread):
+    """Waits for every worker's report. A worker that reports a failure, or dies without
+    reporting (killed, or exited from under the scorer), stops the others at once: a ring with
+    a worker missing would wait for its turn forever, and so would this process, blocked
+    sending it a block. The failure is then raised by :meth:`raise_failure`."""
+
+    def __init__(self, processes: list[Any], reports: list[Connection]) -> None:
+        super().__init__(name="assay-score-watch", daemon=True)
+        self.processes = processes
+        self.reports = reports
+        self.outcomes: dict[int, tuple[int, int]] = {}
+        self.failure: BaseException | None = None
+
+    def run(self) -> None:
+        pending = dict(enumerate(self.reports))
+        while pending:
+            ready = wait(list(pending.values()))
+            for index, report in list(pending.items()):
+                if report not in ready:
+                    continue
+                del pending[index]
+                try:
+                    outcome = report.recv()
+                except (EOFError, OSError):
+                    outcome = self._died(index)
+                if isinstance(outcome, BaseException):
+                    if self.failure is None:
+                        self.failure = outcome
+                    self._stop_all()
+                else:
+                    rows, failed = outcome
+                    self.outcomes[index] = (int(rows), int(failed))
+
+    def _died(self, index: int) -> AssayError:
+        process = self.processes[index]
+        process.join(timeout=5)
+        code = process.exitcode
+        if code is not None and code < 0:
+            try:
+                how = f"killed by {signal.Signals(-code).name}"
+            except ValueError:
+                how = f"killed by signal {-code}"
+        else:
+            how = f"exit code {code}"
+        return AssayError(
+            WORKER_DIED,
+            f"scoring worker {index} (pid {process.pid}) died without reporting ({how}); "
+            "the output is incomplete",
+        )
+
+    def _stop_all(self) -> None:
+        for process in self.processes:
+            if process.is_alive():
+                with contextlib.suppress(OSError):
+                    process.kill()
+
+    def raise_failure(self) -> None:
+        if self.failure is not None:
+            raise self.failure
 
 
 class _Drain(threading.Thread):

@@ -15,7 +15,12 @@ from assay_scorecard.engine import Scorer
 from assay_scorecard.requests import parse_request_line
 from assay_scorecard.wire import scorecard_to_json
 
-__all__ = ["BlockResult", "read_blocks", "score_block"]
+__all__ = ["INTERNAL_ERROR", "BlockResult", "read_blocks", "score_block"]
+
+INTERNAL_ERROR = "INTERNAL_ERROR"
+"""Error code of a row whose scoring raised something other than :class:`AssayError` (a bug in
+a scorer or dimension: please report it with the line). The row gets an error record and the
+stream goes on."""
 
 
 class BlockResult(NamedTuple):
@@ -44,8 +49,9 @@ def score_block(
         different config fails with ``INVALID_CONFIG``).
     :param skip_blank: lines of ASCII whitespace only are not rows (no output line); when false,
         every line is a row and a blank one fails as not JSON.
-    :return: a :class:`BlockResult`. Only :class:`AssayError` is caught per row; anything else
-        (a bug) propagates.
+    :return: a :class:`BlockResult`. A row that raises :class:`AssayError` fails with it; one
+        that raises any other exception (a bug) fails with :data:`INTERNAL_ERROR`, naming the
+        exception, so that every row gets its output line whatever happens.
     """
     out: list[bytes] = []
     errors: list[tuple[int, int, AssayError]] = []
@@ -62,9 +68,20 @@ def score_block(
             errors.append((len(out), index, error))
             out.append(b"")
             continue
+        except Exception as exc:  # a bug: this row's error record, not the end of the stream
+            errors.append((len(out), index, _internal(exc)))
+            out.append(b"")
+            continue
         out.append(_utf8(text))
     out.append(b"")
     return BlockResult(b"\n".join(out), errors)
+
+
+def _internal(exc: Exception) -> AssayError:
+    text = str(exc)
+    if len(text) > 200:
+        text = text[:200] + "..."
+    return AssayError(INTERNAL_ERROR, f"scoring failed unexpectedly ({type(exc).__name__}: {text})")
 
 
 def _utf8(text: str) -> bytes:

@@ -56,6 +56,8 @@ def parse_request_line(line: str | bytes, config_key: str) -> Any:
         raise AssayError(ErrorCode.MALFORMED_INPUT, f"not valid UTF-8: {exc.reason}") from exc
     except RecursionError as exc:  # deeper than orjson reads (1024) and than json can recurse
         raise AssayError(ErrorCode.MALFORMED_INPUT, "not valid JSON: nested too deeply") from exc
+    except ValueError as exc:  # an integer of more digits than Python converts (4300)
+        raise AssayError(ErrorCode.MALFORMED_INPUT, f"not valid JSON: {exc}") from exc
     if '"$float"' in line if isinstance(line, str) else b'"$float"' in line:
         record = from_json_safe(record)
     inputs, config = split_request(record, "a line")
