@@ -267,3 +267,62 @@ def test_names_differing_in_punctuation_or_case_get_their_own_folders(
     assert "invocations/c_1/swap" in folders  # a plain name keeps its own folder name
     again = check(workdir, only=names)
     assert (again.executed, again.cached) == (0, 24)
+
+
+HOSTILE_OUTPUT = """\
+import json, sys
+variant = json.load(sys.stdin)["variant"]
+out = sys.stdout.buffer
+if variant == "baseline":
+    out.write(b'{"answer": {"label": 1}}')
+elif variant == "reorder-1":
+    out.write(b'{"answer": {"label": NaN}}')
+elif variant == "reorder-2":
+    out.write(b'{"answer": {"label": 1e999}}')
+elif variant == "pad-1":
+    out.write(b'{"answer": {"label": ' + b'[' * 100000 + b']' * 100000 + b'}}')
+elif variant == "pad-2":
+    out.write(b'{"answer": {"label": "\\xff\\xfe invalid utf-8"}}\\xff')
+    sys.stderr.buffer.write(b'\\xff' * 3000000)
+else:
+    chunk = b'x' * (1 << 20)
+    for _ in range(40):
+        out.write(chunk)
+"""
+
+
+@pytest.mark.parametrize("decision_type", ["enum", "numeric"])
+def test_hostile_output_fails_one_invocation_with_a_code_not_the_run(
+    workdir: Path, make_config, decision_type: str
+) -> None:
+    (workdir / "pipeline.py").write_text(HOSTILE_OUTPUT)
+    make_config(workdir, type=decision_type)
+    run = check(workdir, only=["alpha"])
+    alpha = run.cases[0]
+    assert alpha.baseline_decision == 1
+    codes = {o.variant: o.failure_code for o in alpha.variants}
+    assert codes == {
+        "reorder-1": "invalid-json",
+        "reorder-2": "invalid-json",
+        "pad-1": "invalid-json",
+        "pad-2": "invalid-json",  # a stray byte after the JSON document
+        "swap": "output-too-large",
+    }
+    assert "NaN is not a JSON number" in alpha.variants[0].failure
+    assert "nested too deeply" in alpha.variants[2].failure
+    results = json.loads((workdir / "assay-perturb/results.json").read_text())
+    assert results["cases"][0]["variants"][4]["failureCode"] == "output-too-large"
+    assert (workdir / "assay-perturb/report.html").exists()
+    swap = workdir / "assay-perturb/invocations/alpha/swap"
+    assert (swap / "stdout.txt").stat().st_size <= 16 * 1024 * 1024
+    assert (workdir / "assay-perturb/invocations/alpha/pad-2/stderr.txt").stat().st_size < 4 << 20
+
+
+def test_a_huge_integer_is_not_a_numeric_decision(workdir: Path, make_config) -> None:
+    (workdir / "pipeline.py").write_text(
+        "import json, sys\nv = json.load(sys.stdin)['variant']\n"
+        "print('{\"answer\": {\"label\": ' + ('1' if v == 'baseline' else '9' * 400) + '}}')\n"
+    )
+    make_config(workdir, type="numeric", perturbations="{swap: {}}")
+    swap = check(workdir, only=["alpha"]).cases[0].variants[0]
+    assert swap.failure_code == "wrong-type" and "not a finite number" in swap.failure

@@ -8,6 +8,7 @@ an array or a nested object is an error, and so is a value that does not fit the
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from assay_perturb.distances import is_finite_number
@@ -45,16 +46,32 @@ def _lookup(document: Any, field: str) -> Any:
     return value
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number {text[:40]} is out of range")
+    return value
+
+
 def decision_from_output(stdout: str, field: str, decision_type: str) -> Any:
     """The decision in ``stdout`` (a JSON document) at ``field``, checked against the type.
 
     :param decision_type: ``"enum"`` / ``"string"`` accept a string, number or boolean (compared
         exactly); ``"numeric"`` accepts a finite number (not a boolean).
+    ``NaN``, ``Infinity`` and numbers beyond the float range are refused as invalid JSON.
+
     :raises DecisionError: with reason ``invalid-json``, ``field-missing``, ``not-scalar`` (an
         array, an object or null) or ``wrong-type``.
     """
     try:
-        document = json.loads(stdout)
+        document = json.loads(stdout, parse_constant=_no_constant, parse_float=_finite_float)
+    except RecursionError:
+        message = "standard output is not usable JSON (nested too deeply)"
+        raise DecisionError("invalid-json", message) from None
     except ValueError as exc:
         preview = stdout.strip()[:80] or "(empty output)"
         message = f"standard output is not JSON ({exc}): {preview!r}"

@@ -31,7 +31,12 @@ Distance = Callable[[Any, Any], float]
 
 def is_finite_number(value: Any) -> bool:
     """An ``int`` or ``float`` (not a ``bool``) that is finite."""
-    return not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an integer too large for a float
+        return False
 
 
 def enum_distance(a: Any, b: Any) -> float:

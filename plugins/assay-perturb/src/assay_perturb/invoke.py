@@ -14,8 +14,11 @@ import contextlib
 import hashlib
 import json
 import os
+import selectors
 import signal
 import subprocess
+import sys
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -29,6 +32,7 @@ __all__ = [
     "INPUT_ENV",
     "Invocation",
     "InvocationResult",
+    "Supervisor",
     "cache_key",
     "command_fingerprint",
     "load_cached",
@@ -39,6 +43,12 @@ INPUT_ENV = "ASSAY_PERTURB_INPUT"
 """Environment variable holding the path of the variant's JSON input file."""
 
 STDERR_TAIL_CHARS = 2000
+
+MAX_STDOUT_BYTES = 16 * 1024 * 1024
+"""Standard output read from one invocation; more stops the pipeline (``output-too-large``)."""
+
+MAX_STDERR_BYTES = 1024 * 1024
+"""Standard error kept from one invocation: its last bytes."""
 
 
 @attrs.frozen
@@ -77,6 +87,9 @@ class InvocationResult:
         stderr: its standard error, decoded likewise.
         error: why it could not run (``None`` when it ran).
         cached: whether this result was reused from the run directory.
+        reason: a stable code for ``error``: ``start-failed``, ``timeout``,
+            ``output-too-large`` or ``interrupted`` (``None`` when it ran).
+        interrupted: stopped by Ctrl-C or SIGTERM before it finished (not recorded).
     """
 
     exit_code: int | None
@@ -86,6 +99,8 @@ class InvocationResult:
     stderr: str
     error: str | None = None
     cached: bool = False
+    reason: str | None = None
+    interrupted: bool = False
 
     @property
     def completed(self) -> bool:
@@ -153,17 +168,205 @@ def load_cached(
         stderr=stderr,
         error=record.get("error"),
         cached=True,
+        reason=record.get("reason"),
     )
     if not result.completed or (accept is not None and not accept(result)):
         return None
     return result
 
 
-def _spawn(
-    command: Sequence[str], data: bytes, env: Mapping[str, str], workdir: Path, timeout: float
-) -> tuple[int | None, bool, bytes, bytes, str | None]:
+_WATCHDOG = """
+import os, signal, sys, time
+live = set()
+for line in sys.stdin.buffer:
     try:
-        process = subprocess.Popen(
+        group = int(line[1:])
+    except ValueError:
+        continue
+    if line[:1] == b"+":
+        live.add(group)
+    else:
+        live.discard(group)
+for sig in (signal.SIGTERM, signal.SIGKILL):
+    for group in live:
+        try:
+            os.killpg(group, sig)
+        except OSError:
+            pass
+    if live and sig == signal.SIGTERM:
+        time.sleep(0.5)
+"""
+
+
+class Supervisor:
+    """The process groups of running pipelines, so that a stop reaches every one of them.
+
+    Each pipeline runs in its own session (its own process group), so a timeout kills its
+    children too; but then neither Ctrl-C on the terminal nor a signal to ``assay``'s process
+    group reaches it. The supervisor keeps every running group: :meth:`stop` (first Ctrl-C,
+    SIGTERM) terminates them all and refuses new starts; :meth:`kill_all` (second Ctrl-C) kills
+    them at once. A watchdog process in a session of its own learns every group through a pipe
+    and kills the live ones when the pipe closes, which happens however ``assay`` ends, even
+    by SIGKILL, so pipelines never outlive it.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._groups: set[int] = set()
+        self._signalled: set[int] = set()
+        self._watchdog: subprocess.Popen[bytes] | None = None
+        self._pipe: int | None = None
+        self.stopping = False
+
+    @property
+    def running(self) -> int:
+        """Pipelines running now."""
+        with self._lock:
+            return len(self._groups)
+
+    def _tell(self, message: str) -> None:
+        if self._pipe is None:
+            try:
+                read, self._pipe = os.pipe()
+                self._watchdog = subprocess.Popen(
+                    [sys.executable, "-S", "-I", "-c", _WATCHDOG],
+                    stdin=read,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,
+                )
+                os.close(read)
+            except OSError:
+                return
+        with contextlib.suppress(OSError):
+            os.write(self._pipe, message.encode("ascii"))
+
+    def start(self, start: Callable[[], subprocess.Popen[bytes]]) -> subprocess.Popen[bytes] | None:
+        """Call ``start`` (which starts a pipeline in a new session) and keep its group; ``None``
+        when stopping (nothing is started)."""
+        with self._lock:
+            if self.stopping:
+                return None
+            process = start()
+            self._groups.add(process.pid)
+            self._tell(f"+{process.pid}\n")
+            return process
+
+    def finished(self, process: subprocess.Popen[bytes]) -> bool:
+        """Forget a pipeline that has exited; whether the supervisor signalled it."""
+        with self._lock:
+            self._groups.discard(process.pid)
+            self._tell(f"-{process.pid}\n")
+            return process.pid in self._signalled
+
+    def _signal(self, sig: int) -> None:
+        for group in self._groups:
+            self._signalled.add(group)
+            with contextlib.suppress(OSError):
+                os.killpg(group, sig)
+
+    def stop(self, grace: float = 0.5) -> None:
+        """Start nothing more; terminate every running group, then kill what is left after
+        ``grace`` seconds."""
+        with self._lock:
+            self.stopping = True
+            self._signal(signal.SIGTERM)
+        deadline = time.monotonic() + grace
+        while self.running and time.monotonic() < deadline:
+            time.sleep(0.02)
+        self.kill_all()
+
+    def kill_all(self) -> None:
+        """Start nothing more and kill every running group now (safe in a signal handler: it
+        does not wait for the lock)."""
+        self.stopping = True
+        for group in list(self._groups):
+            self._signalled.add(group)
+            with contextlib.suppress(OSError):
+                os.killpg(group, signal.SIGKILL)
+
+    def close(self) -> None:
+        """End the watchdog (it kills any group still registered)."""
+        if self._pipe is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._pipe)
+            self._pipe = None
+        if self._watchdog is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._watchdog.wait(timeout=5)
+            self._watchdog = None
+
+
+@attrs.frozen
+class _Spawned:
+    exit_code: int | None
+    timed_out: bool
+    out: bytes
+    err: bytes
+    error: str | None
+    reason: str | None
+    interrupted: bool = False
+
+
+def _pump(
+    process: subprocess.Popen[bytes], data: bytes, deadline: float
+) -> tuple[bytes, bytes, str | None]:
+    """Feed ``data`` to the process and read its output until both pipes close, the deadline
+    passes (``"timeout"``) or standard output exceeds its bound (``"output-too-large"``).
+    Standard error keeps its last :data:`MAX_STDERR_BYTES`."""
+    assert process.stdin and process.stdout and process.stderr
+    out, err = bytearray(), bytearray()
+    stdin, stdout, stderr = process.stdin.fileno(), process.stdout.fileno(), process.stderr.fileno()
+    os.set_blocking(stdin, False)
+    view, sent = memoryview(data), 0
+    with selectors.DefaultSelector() as selector:
+        if data:
+            selector.register(stdin, selectors.EVENT_WRITE)
+        else:
+            process.stdin.close()
+        selector.register(stdout, selectors.EVENT_READ)
+        selector.register(stderr, selectors.EVENT_READ)
+        while len(selector.get_map()) > 0:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return bytes(out), bytes(err), "timeout"
+            for key, _ in selector.select(min(remaining, 0.5)):
+                fd = key.fd
+                if fd == stdin:
+                    try:
+                        sent += os.write(stdin, view[sent : sent + 65536])
+                    except BlockingIOError:
+                        continue
+                    except OSError:  # the pipeline closed its input early: its business
+                        sent = len(data)
+                    if sent >= len(data):
+                        selector.unregister(stdin)
+                        process.stdin.close()
+                    continue
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    selector.unregister(fd)
+                elif fd == stdout:
+                    out += chunk
+                    if len(out) > MAX_STDOUT_BYTES:
+                        return bytes(out[:MAX_STDOUT_BYTES]), bytes(err), "output-too-large"
+                else:
+                    err += chunk
+                    if len(err) > 2 * MAX_STDERR_BYTES:
+                        del err[: len(err) - MAX_STDERR_BYTES]
+    return bytes(out), bytes(err[-MAX_STDERR_BYTES:]), None
+
+
+def _spawn(
+    command: Sequence[str],
+    data: bytes,
+    env: Mapping[str, str],
+    workdir: Path,
+    timeout: float,
+    supervisor: Supervisor,
+) -> _Spawned:
+    def start() -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
             list(command),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -172,16 +375,41 @@ def _spawn(
             env=dict(env),
             start_new_session=True,  # its own process group, so a timeout kills its children too
         )
-    except OSError as exc:
-        return None, False, b"", b"", f"cannot start {command[0]!r}: {exc.strerror or exc}"
+
     try:
-        out, err = process.communicate(data, timeout=timeout)
-        return process.returncode, False, out, err, None
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        out, err = process.communicate()
-        return process.returncode, True, out, err, f"timed out after {timeout:g} s"
+        process = supervisor.start(start)
+    except OSError as exc:
+        error = f"cannot start {command[0]!r}: {exc.strerror or exc}"
+        return _Spawned(None, False, b"", b"", error, "start-failed")
+    if process is None:
+        return _Spawned(None, False, b"", b"", "interrupted", "interrupted", interrupted=True)
+    deadline = time.monotonic() + timeout
+    try:
+        out, err, problem = _pump(process, data, deadline)
+        if problem is None:
+            try:
+                process.wait(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                problem = "timeout"
+        if problem is not None:
+            with contextlib.suppress(OSError):
+                os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    finally:
+        for stream in (process.stdin, process.stdout, process.stderr):
+            with contextlib.suppress(OSError):
+                if stream is not None:
+                    stream.close()
+        signalled = supervisor.finished(process)
+    if signalled:
+        return _Spawned(process.returncode, False, out, err, "interrupted", "interrupted", True)
+    if problem == "timeout":
+        error = f"timed out after {timeout:g} s"
+        return _Spawned(process.returncode, True, out, err, error, "timeout")
+    if problem == "output-too-large":
+        error = f"standard output exceeded {MAX_STDOUT_BYTES} bytes; the pipeline was stopped"
+        return _Spawned(process.returncode, False, out, err, error, problem)
+    return _Spawned(process.returncode, False, out, err, None, None)
 
 
 def run_invocation(
@@ -191,6 +419,7 @@ def run_invocation(
     run_dir: Path,
     workdir: Path,
     timeout: float,
+    supervisor: Supervisor | None = None,
 ) -> InvocationResult:
     """Run the pipeline on ``invocation`` and store everything in its folder.
 
@@ -204,15 +433,25 @@ def run_invocation(
         handle.write(data)
     env = {**os.environ, INPUT_ENV: str(folder / "input.json")}
     started = time.perf_counter()
-    exit_code, timed_out, out, err, error = _spawn(command, data, env, workdir, timeout)
+    own = supervisor is None
+    supervisor = Supervisor() if supervisor is None else supervisor
+    try:
+        spawned = _spawn(command, data, env, workdir, timeout, supervisor)
+    finally:
+        if own:
+            supervisor.close()
     result = InvocationResult(
-        exit_code=exit_code,
-        timed_out=timed_out,
+        exit_code=spawned.exit_code,
+        timed_out=spawned.timed_out,
         duration=round(time.perf_counter() - started, 4),
-        stdout=out.decode("utf-8", errors="replace"),
-        stderr=err.decode("utf-8", errors="replace"),
-        error=error,
+        stdout=spawned.out.decode("utf-8", errors="replace"),
+        stderr=spawned.err.decode("utf-8", errors="replace"),
+        error=spawned.error,
+        reason=spawned.reason,
+        interrupted=spawned.interrupted,
     )
+    if result.interrupted:  # stopped by Ctrl-C or SIGTERM: not finished, nothing recorded
+        return result
     for name, text in (("stdout.txt", result.stdout), ("stderr.txt", result.stderr)):
         with atomic_write(folder / name) as handle:
             handle.write(text)
@@ -226,6 +465,7 @@ def run_invocation(
         "timed_out": result.timed_out,
         "duration": result.duration,
         "error": result.error,
+        "reason": result.reason,
     }
     with atomic_write(folder / "result.json") as handle:
         json.dump(record, handle, indent=2, ensure_ascii=False)

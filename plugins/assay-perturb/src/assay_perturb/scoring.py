@@ -57,6 +57,9 @@ class Outcome:
         cached: reused from the run directory.
         stderr_tail: the end of standard error.
         output_preview: the start of standard output (other fields, shown for context only).
+        failure_code: a stable code for ``failure``: ``start-failed``, ``timeout``,
+            ``output-too-large``, ``exit-code``, ``invalid-json``, ``field-missing``,
+            ``not-scalar`` or ``wrong-type`` (``None`` when it did not fail).
     """
 
     variant: str
@@ -73,6 +76,7 @@ class Outcome:
     cached: bool
     stderr_tail: str
     output_preview: str
+    failure_code: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -90,6 +94,7 @@ class Outcome:
             "folder": self.folder,
             "decision": self.decision,
             "failure": self.failure,
+            "failureCode": self.failure_code,
             "distance": self.distance,
             "exitCode": self.exit_code,
             "duration": self.duration,
@@ -231,14 +236,24 @@ def read_decision(
     result: InvocationResult, field: str, decision_type: str
 ) -> tuple[Any, str | None]:
     """``(decision, None)``, or ``(None, why it failed)`` for one invocation's result."""
+    decision, failure, _ = _read_coded(result, field, decision_type)
+    return decision, failure
+
+
+def _read_coded(
+    result: InvocationResult, field: str, decision_type: str
+) -> tuple[Any, str | None, str | None]:
     if result.error is not None:
-        return None, result.error
+        return None, result.error, result.reason or "error"
     if result.exit_code != 0:
-        return None, f"exit code {result.exit_code}"
+        return None, f"exit code {result.exit_code}", "exit-code"
     try:
-        return decision_from_output(result.stdout, field, decision_type), None
+        return decision_from_output(result.stdout, field, decision_type), None, None
     except DecisionError as exc:
-        return None, exc.message
+        return None, exc.message, exc.reason
+    except (ValueError, RecursionError, OverflowError, MemoryError) as exc:
+        # whatever the pipeline printed, one invocation fails, not the run
+        return None, f"standard output could not be read: {type(exc).__name__}", "invalid-json"
 
 
 def _distance(distance: Callable[[Any, Any], float], name: str, a: Any, b: Any) -> float:
@@ -288,7 +303,7 @@ def score_run(
         found = False
         for item in plan.all:
             result = results[item.invocation.key]
-            decision, failure = read_decision(result, field, decision_type)
+            decision, failure, code = _read_coded(result, field, decision_type)
             dist = None
             if failure is None and item.signal is None and not found:
                 reference, found = decision, True
@@ -304,6 +319,7 @@ def score_run(
                     folder=item.invocation.folder,
                     decision=decision,
                     failure=failure,
+                    failure_code=code,
                     distance=dist,
                     exit_code=result.exit_code,
                     duration=result.duration,
