@@ -67,6 +67,7 @@ def run_check(
     baseline_runs: int | None = None,
     registry: assay.Registry | None = None,
     on_result: Callable[[Invocation, InvocationResult], None] | None = None,
+    on_stop: Callable[[str], None] | None = None,
 ) -> RunResult:
     """Run every selected case's baseline and variants through the pipeline and score them.
 
@@ -77,9 +78,11 @@ def run_check(
     :param jobs, use_cache, baseline_runs: override the configuration when not ``None``.
     :param registry: where perturbations and distances are looked up (default: the process-wide
         registry, which includes objects registered at runtime with :func:`assay.register`).
+    :param on_result, on_stop: progress callbacks (see :func:`assay_perturb.execute.execute`).
     :return: the scored run; ``results.json`` and ``report.html`` are written before returning.
     :raises assay.AssayError: ``INVALID_CONFIG`` (unknown perturbation, parameter or distance),
         ``CASES_DIR`` / ``MALFORMED_CASE`` / ``INVALID_INPUT`` (cases), before any invocation.
+    :raises assay_perturb.execute.Interrupted: Ctrl-C, SIGTERM or SIGHUP during the run.
     """
     registry = registry or assay.default_registry()
     config = attrs.evolve(
@@ -110,6 +113,7 @@ def run_check(
         jobs=config.jobs,
         use_cache=config.cache,
         on_result=on_result,
+        on_stop=on_stop,
         accept=lambda result: (
             read_decision(result, config.decision_field, config.decision_type)[1] is None
         ),

@@ -222,13 +222,15 @@ def check_command(
             use_cache=False if no_cache else None,
             baseline_runs=runs_n,
             on_result=progress,
+            on_stop=lambda message: click.echo(message, err=True),
         )
     except assay.AssayError as error:
         _config_problem(ctx, error)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
+        finished = getattr(stop, "finished", done[0])
+        word = "interrupted" if getattr(stop, "signal_name", "SIGINT") == "SIGINT" else "terminated"
         click.echo(
-            f"interrupted: {done[0]} finished invocation(s) kept in {run_dir}/; "
-            "a re-run reuses them",
+            f"{word}: {finished} finished invocation(s) kept in {run_dir}/; a re-run reuses them",
             err=True,
         )
         ctx.exit(ExitCode.INTERRUPTED)
