@@ -155,3 +155,54 @@ def test_screenshot_renders(chromium: str, report: Path, tmp_path: Path) -> None
     render(chromium, report, f"--screenshot={shot}", "--window-size=1280,1600")
     assert shot.stat().st_size > 20_000
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _row_class(page: str, variant: str) -> str:
+    import re
+
+    section = page[page.index("<section") :]  # the case's own table, not the summaries
+    found = re.search(r'<tr(?: class="([^"]*)")?><td>' + re.escape(variant) + "</td>", section)
+    assert found, variant
+    return found.group(1) or ""
+
+
+def test_a_swap_that_changed_the_decision_is_not_coloured_as_a_breakage(
+    workdir: Path, make_case
+) -> None:
+    make_case(workdir / "cases", "alpha", query="FIRST label?")  # reorders break the decision
+    config, text = load_config(workdir / "assay-perturb.yaml")
+    run = run_check(config, workdir=workdir, config_text=text, only=["alpha"])
+    variants = {o.variant: o for o in run.cases[0].variants}
+    page = (workdir / "assay-perturb" / "report.html").read_text()
+    broken = [v for v in ("reorder-1", "reorder-2") if variants[v].distance]
+    assert broken, "the FIRST pipeline should be moved by some reorder"
+    for name in broken:
+        assert _row_class(page, name) == "changed"
+    assert variants["swap"].distance == 1.0  # the key chunk comes first, and swap changes it
+    assert _row_class(page, "swap") == "expected"
+
+
+def test_failed_floor_and_nondeterminism_caution_are_in_the_html(
+    workdir: Path, make_case, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from assay_perturb.cli import perturb
+
+    (workdir / "pipeline.py").write_text(
+        "import json, pathlib, sys\n"
+        "json.load(sys.stdin)\n"
+        "f = pathlib.Path('counter'); n = int(f.read_text()) if f.exists() else 0\n"
+        "f.write_text(str(n + 1))\n"
+        "print(json.dumps({'answer': {'label': 'yes' if n % 2 == 0 else 'no'}}))\n"
+    )
+    monkeypatch.chdir(workdir)
+    result = CliRunner().invoke(
+        perturb,
+        ["check", "--quiet", "--jobs", "1", "--baseline-runs", "2", "--min-invariance", "0.99"],
+    )
+    assert result.exit_code == 1, result.output
+    page = (workdir / "assay-perturb" / "report.html").read_text()
+    assert '<div class="floor-failed"><b>CI floors</b>' in page
+    assert "FAILED: invariance" in page and "<code>--min-invariance 0.99</code>" in page
+    assert '<p class="caution">note: the baseline itself varies between runs' in page

@@ -15,7 +15,7 @@ Run directory layout (``./assay-perturb/`` by default)::
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +68,7 @@ def run_check(
     registry: assay.Registry | None = None,
     on_result: Callable[[Invocation, InvocationResult], None] | None = None,
     on_stop: Callable[[str], None] | None = None,
+    floors: Mapping[str, float | None] | None = None,
 ) -> RunResult:
     """Run every selected case's baseline and variants through the pipeline and score them.
 
@@ -78,6 +79,7 @@ def run_check(
     :param jobs, use_cache, baseline_runs: override the configuration when not ``None``.
     :param registry: where perturbations and distances are looked up (default: the process-wide
         registry, which includes objects registered at runtime with :func:`assay.register`).
+    :param floors: CI floors (``{"invariance": 0.9}``), shown as passed or failed in the report.
     :param on_result, on_stop: progress callbacks (see :func:`assay_perturb.execute.execute`).
     :return: the scored run; ``results.json`` and ``report.html`` are written before returning.
     :raises assay.AssayError: ``INVALID_CONFIG`` (unknown perturbation, parameter or distance),
@@ -128,5 +130,5 @@ def run_check(
     )
     _write_json(run_path / "results.json", run.to_dict())
     with atomic_write(run_path / "report.html") as handle:
-        handle.write(html_report(run, config.command))
+        handle.write(html_report(run, config.command, floors))
     return run

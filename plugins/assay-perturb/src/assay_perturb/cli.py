@@ -223,6 +223,7 @@ def check_command(
             baseline_runs=runs_n,
             on_result=progress,
             on_stop=lambda message: click.echo(message, err=True),
+            floors=floors,
         )
     except assay.AssayError as error:
         _config_problem(ctx, error)

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from assay_perturb.report_text import FRAMING, format_signal
+from assay_perturb.report_text import FRAMING, NONDETERMINISM_NOTE, format_signal
 from assay_perturb.scoring import CaseResult, Outcome, RunResult
 
 __all__ = ["html_report"]
@@ -25,7 +25,9 @@ th,td{border:1px solid #d5d9e2;padding:.3rem .5rem;text-align:left;vertical-alig
 th{background:#eef1f6}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .signals{display:flex;gap:1rem;flex-wrap:wrap}.signal{border:1px solid #ccd;border-radius:6px;
 padding:.6rem 1rem;min-width:10rem}.signal b{display:block;font-size:1.6rem}
-.failed{background:#fdecec}.changed{background:#fff6dd}.note{color:#555}
+.failed{background:#fdecec}.changed{background:#fff6dd}.expected{background:#e8f6ea}
+.note{color:#555}.caution{border-left:4px solid #d9a400;background:#fff6dd;padding:.4rem .8rem}
+.floor-failed{border-left:4px solid #c62828;background:#fdecec;padding:.4rem .8rem}
 pre{white-space:pre-wrap;word-break:break-word;background:#f6f7f9;padding:.4rem;margin:.2rem 0;
 max-height:12rem;overflow:auto}code{background:#f1f2f5;padding:0 .2rem}
 """
@@ -59,10 +61,44 @@ def _signal_box(label: str, value: float | None, note: str) -> str:
     )
 
 
+def _outcome_class(outcome: Outcome) -> str:
+    """``changed`` marks a concern: a reorder or pad that moved the decision, or a swap that did
+    not; ``expected`` marks a swap that changed the decision, as it should."""
+    if outcome.distance is None or outcome.signal is None:
+        return ""
+    if outcome.signal == "sensitivity":
+        return "expected" if outcome.distance > 0 else "changed"
+    return "changed" if outcome.distance > 0 else ""
+
+
+def _floor_lines(floors: Mapping[str, float | None], run: RunResult) -> str:
+    items = []
+    for name, floor in floors.items():
+        if floor is None:
+            continue
+        value = getattr(run, name)
+        if value is None:
+            items.append(
+                f"<li>FAILED: {_e(name)} could not be computed (no scored variants); "
+                f"floor {floor:g}</li>"
+            )
+        elif value < floor:
+            items.append(
+                f"<li>FAILED: {_e(name)} {value:.3f} is below the floor "
+                f"<code>--min-{_e(name)} {floor:g}</code></li>"
+            )
+        else:
+            items.append(f"<li>passed: {_e(name)} {value:.3f} &ge; {floor:g}</li>")
+    if not items:
+        return ""
+    css = "floor-failed" if any("FAILED" in i for i in items) else "note"
+    return f'<div class="{css}"><b>CI floors</b><ul>{"".join(items)}</ul></div>'
+
+
 def _outcome_row(outcome: Outcome) -> str:
     if outcome.ok:
         status = "ok" + (" (cached)" if outcome.cached else "")
-        css = "changed" if outcome.distance else ""
+        css = _outcome_class(outcome)
     else:
         status = f"failed: {_e(outcome.failure)}"
         css = "failed"
@@ -121,8 +157,20 @@ def _case_section(case: CaseResult) -> str:
     )
 
 
-def html_report(run: RunResult, command: Sequence[str]) -> str:
-    """The whole report as one HTML document (UTF-8 text)."""
+def html_report(
+    run: RunResult,
+    command: Sequence[str],
+    floors: Mapping[str, float | None] | None = None,
+) -> str:
+    """The whole report as one HTML document (UTF-8 text).
+
+    :param floors: the CI floors given (``{"invariance": 0.9, "sensitivity": None}``); each one
+        is shown as passed or FAILED beside the signals.
+    """
+    caution = ""
+    if run.nondeterminism:
+        caution = f'<p class="caution">{_e(NONDETERMINISM_NOTE)}</p>'
+    floor_html = _floor_lines(floors or {}, run)
     summary_rows = "".join(
         _row(
             [
@@ -163,6 +211,7 @@ def html_report(run: RunResult, command: Sequence[str]) -> str:
 {_signal_box("sensitivity", run.sensitivity, "mean distance over swap")}
 {_signal_box("nondeterminism", run.nondeterminism, "baseline vs its own repeats")}
 </div>
+{floor_html}{caution}
 <p class="note">{_e(FRAMING)}</p>
 <h2>Cases</h2>
 <table><thead><tr><th>case</th><th>invariance</th><th>sensitivity</th><th>nondeterminism</th>

@@ -6,11 +6,16 @@ from typing import Any
 
 from assay_perturb.scoring import RunResult
 
-__all__ = ["format_signal", "text_report"]
+__all__ = ["FRAMING", "NONDETERMINISM_NOTE", "format_signal", "text_report"]
 
 FRAMING = (
     "Signals are diagnostic, not accuracy: high invariance and high sensitivity say the "
     "pipeline reads substance, not presentation."
+)
+
+NONDETERMINISM_NOTE = (
+    "note: the baseline itself varies between runs; read signal drops against "
+    "the nondeterminism above before blaming a perturbation."
 )
 
 
@@ -66,10 +71,6 @@ def text_report(run: RunResult) -> str:
             tail = outcome.stderr_tail.strip().splitlines()[-1:] if outcome.stderr_tail else []
             lines += [f"    stderr: {_one_line(t, 100)}" for t in tail]
     if run.nondeterminism:
-        lines += [
-            "",
-            "note: the baseline itself varies between runs; read signal drops against "
-            "the nondeterminism above before blaming a perturbation.",
-        ]
+        lines += ["", NONDETERMINISM_NOTE]
     lines += ["", FRAMING]
     return "\n".join(lines) + "\n"
