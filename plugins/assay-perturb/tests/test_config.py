@@ -63,3 +63,23 @@ def test_missing_config_suggests_init(tmp_path: Path) -> None:
     with pytest.raises(assay.AssayError, match="assay perturb init") as info:
         load_config(tmp_path / "assay-perturb.yaml")
     assert info.value.code == "CONFIG_NOT_FOUND"
+
+
+@pytest.mark.parametrize(
+    ("line", "where"),
+    [
+        ("pipeline: {command: python3 p.py, timeout: .inf}", "pipeline.timeout"),
+        ("pipeline: {command: python3 p.py, timeout: .nan}", "pipeline.timeout"),
+        ("pipeline: {command: python3 p.py}\nseed: " + "9" * 150, "seed"),
+        ("pipeline: {command: python3 p.py}\nseed: " + "9" * 5000, "hostile.yaml"),
+        ("a: " + "[" * 100000 + "]" * 100000, "hostile.yaml"),
+    ],
+)
+def test_hostile_configuration_is_a_config_error(tmp_path, line: str, where: str) -> None:
+    path = tmp_path / "hostile.yaml"
+    path.write_text(
+        line + "\ndecision: {field: d, type: enum}\ncases: cases\nperturbations: {swap: {}}\n"
+    )
+    with pytest.raises(assay.AssayError) as info:
+        load_config(path)
+    assert info.value.code == "INVALID_CONFIG" and where in str(info.value.path)

@@ -25,6 +25,7 @@ Unknown keys are refused. Every problem raises :class:`assay.AssayError` with co
 
 from __future__ import annotations
 
+import math
 import shlex
 import sys
 from collections.abc import Iterable, Mapping
@@ -146,7 +147,12 @@ def _mapping(value: Any, path: str, allowed: set[str]) -> Mapping[str, Any]:
 
 def _number(value: Any, path: str, *, integer: bool, minimum: float) -> Any:
     kinds = (int,) if integer else (int, float)
-    if isinstance(value, bool) or not isinstance(value, kinds) or value < minimum:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, kinds)
+        or not math.isfinite(value)  # .inf and .nan too
+        or value < minimum
+    ):
         kind = "an integer" if integer else "a number"
         raise _bad(path, f"must be {kind} >= {minimum:g}, got {value!r}")
     return value
@@ -206,8 +212,8 @@ def config_from_mapping(data: Any) -> PerturbConfig:
     if not isinstance(cache, bool):
         raise _bad("cache", f"must be true or false, got {cache!r}")
     seed = top.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise _bad("seed", f"must be an integer, got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) >= 10**100:
+        raise _bad("seed", f"must be an integer with at most 100 digits, got {str(seed)[:40]!r}")
     return PerturbConfig(
         command=_command(pipeline["command"]),
         decision_field=field,
@@ -251,6 +257,9 @@ def load_config(path: str | Path = CONFIG_FILE) -> tuple[PerturbConfig, str]:
         ) from exc
     try:
         data = yaml.safe_load(text)
+    except (RecursionError, ValueError) as exc:  # nested too deeply, an integer too long
+        message = f"not usable YAML ({exc.__class__.__name__}: {str(exc)[:100]})"
+        raise assay.AssayError("INVALID_CONFIG", message, where_file) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{where_file}:{mark.line + 1}" if mark is not None else where_file
