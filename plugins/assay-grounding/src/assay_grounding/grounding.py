@@ -97,6 +97,10 @@ class Grounding(assay.Dimension):
         reasons: list[str] = []
 
         support = inputs.get("supportLevel")
+        if isinstance(support, list | dict):  # unhashable: no level the reference names
+            raise assay.AssayError(
+                "MALFORMED_INPUT", "supportLevel must be a string", "supportLevel"
+            )
         notes = inputs.get("ambiguityNotes")
         ambiguous = notes is not None and js_truthy(notes)
         base = 21 if support == "high" and ambiguous else _BASE.get(support, 5)  # type: ignore[arg-type]

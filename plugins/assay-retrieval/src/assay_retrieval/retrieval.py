@@ -269,6 +269,13 @@ class RetrievalConfidence(assay.Dimension):
                 confirmed += 1
             document_id = candidate.get("documentId", _ABSENT)
             if document_id is not _ABSENT:
+                if isinstance(document_id, list | dict):
+                    raise assay.AssayError(
+                        "MALFORMED_INPUT",
+                        "documentId must be a string or a number",
+                        f"candidates[{next(i for i, c in enumerate(candidates) if c is candidate)}]"
+                        ".documentId",
+                    )
                 document_ids.add(document_id)
             content_hash = candidate.get("contentHash", _ABSENT)
             if content_hash is not _ABSENT:

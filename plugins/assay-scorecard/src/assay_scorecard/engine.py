@@ -10,6 +10,8 @@ call with a config of its own costs a lookup, not a validation.
 from __future__ import annotations
 
 import copy
+import math
+import sys
 import threading
 import types
 import typing
@@ -181,14 +183,35 @@ class Scorer:
                 ErrorCode.INVALID_CONFIG, f"a dimension appears twice in the composition: {names}"
             )
         _check_policy(policy)
-        for dimension in self.dimensions:
-            validate = _own_method(dimension, "validate_config")
-            if validate is not None:
-                validate(wire)
-        self.weights = self._resolve_weights(wire.get("weights"))
-        configure = getattr(policy, "configure", None)
-        self.policy: Policy = configure(wire.get("actionPolicy")) if configure else policy
-        self.signal_policy = SignalPolicy.merged(preset, wire.get("signalPolicy"))
+        for key in ("actionPolicy", "signalPolicy"):
+            if wire.get(key) is not None and not isinstance(wire[key], Mapping):
+                raise AssayError(
+                    ErrorCode.INVALID_CONFIG,
+                    f"{key} must be an object, not {type(wire[key]).__name__}",
+                    key,
+                )
+        section = ""
+        try:  # a value of the wrong type deep in a section: INVALID_CONFIG naming the section
+            for dimension in self.dimensions:
+                validate = _own_method(dimension, "validate_config")
+                if validate is not None:
+                    section = dimension.name
+                    validate(wire)
+            section = "weights"
+            self.weights = self._resolve_weights(wire.get("weights"))
+            section = "actionPolicy"
+            configure = getattr(policy, "configure", None)
+            self.policy: Policy = configure(wire.get("actionPolicy")) if configure else policy
+            section = "signalPolicy"
+            self.signal_policy = SignalPolicy.merged(preset, wire.get("signalPolicy"))
+        except AssayError:
+            raise
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError) as exc:
+            raise AssayError(
+                ErrorCode.INVALID_CONFIG,
+                f"a value of the wrong type or size in {section}: {type(exc).__name__}: {exc}",
+                section,
+            ) from exc
         self.strict = wire.get("validation") == "strict"
         # warning code -> the input signal it says is missing: the scorecard's own codes, then
         # what each dimension declares (the first to name a code keeps it)
@@ -258,7 +281,15 @@ class Scorer:
                     f"weight must be a finite number greater than 0, got {value!r}",
                     f"weights.{name}",
                 )
-        return {d.name: weights.get(d.name, d.default_weight) for d in self.dimensions}
+        resolved = {d.name: weights.get(d.name, d.default_weight) for d in self.dimensions}
+        if not math.isfinite(sum(float(w) for w in resolved.values())):
+            raise AssayError(
+                ErrorCode.INVALID_CONFIG,
+                "the weights sum to more than a float can hold; scale them down (only their "
+                "ratios matter)",
+                "weights",
+            )
+        return resolved
 
     # ------------------------------------------------------------------ scoring
     def compute(self, inputs: ScoringInputs | Mapping[str, Any]) -> Scorecard:
@@ -266,9 +297,25 @@ class Scorer:
 
         :param inputs: wire-shape dict (camelCase) or :class:`ScoringInputs`.
         :return: the :class:`Scorecard`.
-        :raises AssayError: ``MALFORMED_INPUT`` for structurally broken input;
-            ``INVALID_INPUT`` (path and message of the first input problem) in strict mode.
+        :raises AssayError: ``MALFORMED_INPUT`` for structurally broken input (a value of a type
+            or size no dimension can read included: an integer beyond float range is named by
+            its path); ``INVALID_INPUT`` (path and message of the first input problem) in
+            strict mode. Nothing else escapes.
         """
+        try:
+            return self._compute(inputs)
+        except AssayError:
+            raise
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, IndexError) as exc:
+            path = _too_big_for_float(inputs, "") if isinstance(inputs, Mapping) else None
+            what = "an integer beyond float range" if path else "a value of the wrong type"
+            raise AssayError(
+                ErrorCode.MALFORMED_INPUT,
+                f"cannot score these inputs: {what} ({type(exc).__name__}: {exc})",
+                path or None,
+            ) from exc
+
+    def _compute(self, inputs: ScoringInputs | Mapping[str, Any]) -> Scorecard:
         data = inputs if type(inputs) is dict else scoring_inputs_to_wire(inputs)
         warnings = check_common_inputs(data)  # raises MALFORMED_INPUT on broken structure
         config = self.config
@@ -393,6 +440,23 @@ class Scorer:
 
 
 # ------------------------------------------------------------------ protocol checks
+def _too_big_for_float(value: Any, path: str) -> str | None:
+    """The path of the first integer in ``value`` that no float can hold, or ``None``."""
+    if type(value) is int:
+        return path if abs(value) > sys.float_info.max else None
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            found = _too_big_for_float(item, f"{path}.{key}" if path else str(key))
+            if found:
+                return found
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            found = _too_big_for_float(item, f"{path}[{index}]")
+            if found:
+                return found
+    return None
+
+
 def _own_method(obj: Any, name: str) -> Callable[..., Any] | None:
     """``obj``'s method ``name`` when it has one of its own, or ``None`` when it has none or
     inherits the :class:`~assay.Dimension` protocol's default (which does nothing)."""

@@ -55,7 +55,10 @@ def is_finite_number(value: Any) -> bool:
         return finite
     if kind is int and -_BIG < value < _BIG:
         return True
-    return is_number(value) and math.isfinite(value)
+    try:
+        return is_number(value) and math.isfinite(value)
+    except OverflowError:  # an integer beyond float range
+        return False
 
 
 def js_truthy(value: Any) -> bool:
