@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 import pytest
 from click.testing import CliRunner
 
 import assay
-from assay.cli import AssayGroup, echo_json, resolve_workers, workers_option
+from assay.cli import AssayGroup, echo_json, read_json_file, resolve_workers, workers_option
 
 
 def _group_with(command: click.Command) -> click.Group:
@@ -73,3 +74,22 @@ def test_resolve_workers_refuses_what_is_not_a_count(value: object) -> None:
 def test_echo_json_writes_non_finite_numbers_as_null(capsys: pytest.CaptureFixture[str]) -> None:
     echo_json({"mean": float("nan"), "max": float("inf"), "n": [1.0, 2]}, pretty=False)
     assert json.loads(capsys.readouterr().out) == {"mean": None, "max": None, "n": [1, 2]}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nests too deep to read"),
+        ("[" + "7" * 5000 + "]", "holds an integer too long to read"),
+        ('{"a": }', "is not valid JSON"),
+    ],
+)
+def test_read_json_file_turns_hostile_json_into_a_coded_error(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    path = tmp_path / "in.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(assay.AssayError) as caught:
+        read_json_file(str(path))
+    assert caught.value.code == "MALFORMED_INPUT"
+    assert message in caught.value.message

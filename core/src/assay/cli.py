@@ -105,15 +105,23 @@ def read_json_file(path: str) -> Any:
     """Parse JSON from ``path`` (``-`` for standard input).
 
     :raises AssayError: ``IO_ERROR`` when unreadable, ``MALFORMED_INPUT`` (with line and column)
-        when not UTF-8 or not JSON.
+        when not UTF-8 or not JSON, or when the JSON nests too deep or holds an integer too long
+        to read (over 4,300 digits).
     """
     text = read_text_input(path)
+    name = "standard input" if path == "-" else path
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise AssayError(
             ErrorCode.MALFORMED_INPUT,
-            f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
+            f"{name} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
+        ) from exc
+    except RecursionError as exc:
+        raise AssayError(ErrorCode.MALFORMED_INPUT, f"{name} nests too deep to read") from exc
+    except ValueError as exc:  # int() refuses integers over sys.get_int_max_str_digits()
+        raise AssayError(
+            ErrorCode.MALFORMED_INPUT, f"{name} holds an integer too long to read: {exc}"
         ) from exc
 
 
