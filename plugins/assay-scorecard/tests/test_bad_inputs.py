@@ -137,3 +137,12 @@ def test_fuzz_only_assay_error_escapes_create_scorer_and_score_jsonl(
     for line in out:
         record = json.loads(line)
         assert "total" in record or record["error"]["code"] != "INTERNAL_ERROR", record
+
+
+def test_an_unreadable_last_updated_is_invalid_input_in_strict_mode() -> None:
+    inputs = _cand(lastUpdated="not a date")
+    config: dict[str, Any] = {"freshness": {"now": "2026-01-01T00:00:00Z"}}
+    with pytest.raises(AssayError) as info:
+        compute_confidence(inputs, {**config, "validation": "strict"})
+    assert (info.value.code, info.value.path) == ("INVALID_INPUT", "candidates[0].lastUpdated")
+    compute_confidence(inputs, config)  # warn mode: as the reference (a NaN age, no warning)

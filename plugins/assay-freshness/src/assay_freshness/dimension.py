@@ -128,10 +128,30 @@ class FreshnessDimension(assay.Dimension):
     def check_inputs(
         self, inputs: Mapping[str, Any], config: Mapping[str, Any]
     ) -> list[assay.ScoreWarning]:
-        """``missing-freshness-dates`` when no candidate carries a date."""
+        """``missing-freshness-dates`` when no candidate carries a date;
+        in strict validation, ``invalid-freshness-date`` (raised as ``INVALID_INPUT``) for a
+        ``lastUpdated`` string that is not a readable date (it makes the age, and the total,
+        NaN). In warn mode the reference gives no warning (conformance vector
+        c-b-f-invalid-date-string), so none is added there."""
         candidates = _candidates(inputs)
         if any(isinstance(c.get("lastUpdated"), datetime | str) for c in candidates):
-            return []
+            problems: list[assay.ScoreWarning] = []
+            if config.get("validation") != "strict":
+                return problems
+            for index, candidate in enumerate(candidates):
+                value = candidate.get("lastUpdated")
+                stamp = timestamp_ms(value) if isinstance(value, str) else None
+                if stamp is not None and not math.isfinite(stamp):
+                    problems.append(
+                        assay.ScoreWarning(
+                            "invalid-freshness-date",
+                            "warn",
+                            "lastUpdated is not a readable ISO-8601 date; the freshness age "
+                            "cannot be computed.",
+                            f"candidates[{index}].lastUpdated",
+                        )
+                    )
+            return problems
         return [_missing_dates("Freshness scoring is active, but no candidate has lastUpdated.")]
 
     def score(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> assay.DimensionScore:
