@@ -209,7 +209,7 @@ def _plugin_alone(plugin: str, wheels: dict[str, Path], folder: Path) -> tuple[i
     its tests there; the exit status and the tail of the output."""
     python = _venv(folder / "venv")
     requirements = [_requirement(path, wheels) for path in _workspace_closure(plugin)]
-    _install(python, *requirements, "pytest", "pytest-benchmark", cwd=folder)
+    _install(python, *requirements, "pytest", "pytest-benchmark", "hypothesis", cwd=folder)
     result = subprocess.run(
         [str(python), "-m", "pytest", f"plugins/{plugin}/tests", "-q", "-x"],
         cwd=ROOT,
