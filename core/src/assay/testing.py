@@ -51,6 +51,9 @@ __all__ = [
     "assert_wire_equal",
     "check_dimension",
     "check_policy",
+    "hostile_json",
+    "mutated_json",
+    "only_assay_errors",
     "pure_python_result",
     "typed_fields",
     "wire_differences",
@@ -204,3 +207,70 @@ def pure_python_result(test_file: str | Path, function: str, *, timeout: float =
         timeout=timeout,
     )
     return json.loads(completed.stdout)
+
+
+# ------------------------------------------------------------------ fuzzing (needs hypothesis)
+
+
+def hostile_json() -> Any:
+    """A hypothesis strategy for small JSON-like values a careless or hostile caller sends:
+    ``None``, booleans, integers (one beyond float range), NaN and infinities, short strings,
+    and lists and objects of them. Needs ``hypothesis`` (imported here, not by ``assay``)."""
+    from hypothesis import strategies as st
+
+    leaves = st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(),
+        st.sampled_from([10**400, -1, 2**64 + 1]),
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.text(max_size=8),
+    )
+    return st.recursive(
+        leaves,
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=6), inner, max_size=3)
+        ),
+        max_leaves=6,
+    )
+
+
+def mutated_json(base: Any) -> Any:
+    """A hypothesis strategy: a deep copy of the valid value ``base`` with up to three values, at
+    any depth, replaced by :func:`hostile_json` ones (or the whole value replaced). Fuzzing near
+    valid input reaches the checks that random values never pass."""
+    import copy
+
+    from hypothesis import strategies as st
+
+    nasty = hostile_json()
+
+    @st.composite
+    def strategy(draw: Any) -> Any:
+        tree = copy.deepcopy(base)
+        for _ in range(draw(st.integers(0, 3))):
+            node: Any = None
+            key: Any = None
+            cursor = tree
+            while isinstance(cursor, dict | list) and cursor and draw(st.booleans()):
+                keys = list(cursor) if isinstance(cursor, dict) else list(range(len(cursor)))
+                node, key = cursor, draw(st.sampled_from(keys))
+                cursor = node[key]
+            if node is None:
+                tree = draw(nasty)
+            else:
+                node[key] = draw(nasty)
+        return tree
+
+    return strategy()
+
+
+def only_assay_errors(call: Any) -> None:
+    """Call ``call()``; an :class:`~assay.AssayError` with a code and a message is fine, any other
+    exception propagates (and fails the test): the contract "bad input raises AssayError"."""
+    from assay._errors import AssayError
+
+    try:
+        call()
+    except AssayError as error:
+        assert error.code and isinstance(error.message, str), error

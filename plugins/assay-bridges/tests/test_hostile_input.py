@@ -5,8 +5,6 @@ bounded, seeded fuzz test over the public entry points."""
 
 from __future__ import annotations
 
-import copy
-
 import click
 import pytest
 from click.testing import CliRunner
@@ -17,6 +15,7 @@ import assay
 import assay_bridges as B
 from assay import ExitCode
 from assay.cli import AssayGroup
+from assay.testing import mutated_json, only_assay_errors
 from assay_bridges.catalog import BUILTIN_BRIDGES
 from assay_bridges.plugin import assay_cli
 
@@ -110,47 +109,6 @@ def test_bridge_cli_bad_file_is_a_coded_usage_error(cli, tmp_path, content, mess
 
 # --------------------------------------------------------------------------- fuzz
 
-LEAVES = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(),
-    st.sampled_from([10**400, -1, 2**64]),
-    st.floats(allow_nan=True, allow_infinity=True),
-    st.text(max_size=8),
-)
-NASTY = st.recursive(
-    LEAVES,
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=6), inner, max_size=3)
-    ),
-    max_leaves=6,
-)
-
-
-@st.composite
-def mutated(draw, base):
-    """``base`` with up to three values (at any depth) replaced by hostile ones."""
-    tree = copy.deepcopy(base)
-    for _ in range(draw(st.integers(0, 3))):
-        node, key = None, None
-        cursor = tree
-        while isinstance(cursor, dict | list) and cursor and draw(st.booleans()):
-            keys = list(cursor) if isinstance(cursor, dict) else list(range(len(cursor)))
-            node, key = cursor, draw(st.sampled_from(keys))
-            cursor = node[key]
-        if node is None:
-            tree = draw(NASTY)
-        else:
-            node[key] = draw(NASTY)
-    return tree
-
-
-def _only_assay_errors(call) -> None:
-    try:
-        call()
-    except assay.AssayError as error:
-        assert error.code and isinstance(error.message, str)
-
 
 RAGAS = [{"user_input": "q", "faithfulness": 0.9, "answer_relevancy": 0.7}]
 INPUTS = {"supportLevel": "high", "hasConflict": False, "candidates": []}
@@ -159,14 +117,14 @@ INPUTS = {"supportLevel": "high", "hasConflict": False, "candidates": []}
 @settings(max_examples=200, derandomize=True, deadline=None)
 @given(
     st.sampled_from(["ragas", "trulens", "deepeval", "custom-judge"]),
-    mutated({"ragas": RAGAS, "trulens": [ROW], "feedback": FEEDBACK}),
-    st.one_of(st.none(), mutated({"faithfulness": "faithfulnessScore"})),
-    mutated(INPUTS),
+    mutated_json({"ragas": RAGAS, "trulens": [ROW], "feedback": FEEDBACK}),
+    st.one_of(st.none(), mutated_json({"faithfulness": "faithfulnessScore"})),
+    mutated_json(INPUTS),
 )
 def test_fuzz_bridges_raise_only_assay_error(evaluator, documents, metrics, inputs):
     bridge = {b.name: b for b in BUILTIN_BRIDGES}[evaluator]
     for document in documents.values() if isinstance(documents, dict) else [documents]:
-        _only_assay_errors(lambda d=document: bridge.extract(d, metrics=metrics))
-    _only_assay_errors(lambda: B.from_trulens_feedback(documents))
+        only_assay_errors(lambda d=document: bridge.extract(d, metrics=metrics))
+    only_assay_errors(lambda: B.from_trulens_feedback(documents))
     results = B.from_ragas(RAGAS)
-    _only_assay_errors(lambda: B.merge_evaluation_signals(inputs, results[0]))
+    only_assay_errors(lambda: B.merge_evaluation_signals(inputs, results[0]))

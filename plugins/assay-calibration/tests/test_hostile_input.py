@@ -4,8 +4,6 @@ Includes a bounded, seeded fuzz test over the analysis entry points."""
 
 from __future__ import annotations
 
-import copy
-
 import click
 import pytest
 from click.testing import CliRunner
@@ -15,6 +13,7 @@ from hypothesis import strategies as st
 import assay
 from assay import ExitCode
 from assay.cli import AssayGroup
+from assay.testing import mutated_json, only_assay_errors
 from assay_calibration import probability, score_bands
 from assay_calibration.plugin import assay_cli
 
@@ -78,56 +77,14 @@ def test_calibrate_cli_bad_file_is_a_coded_usage_error(cli, tmp_path, content, m
     assert result.output.startswith("error [MALFORMED_INPUT] ")
 
 
-LEAVES = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(),
-    st.sampled_from([10**400, -1, 2**64]),
-    st.floats(allow_nan=True, allow_infinity=True),
-    st.text(max_size=8),
-)
-NASTY = st.recursive(
-    LEAVES,
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=6), inner, max_size=3)
-    ),
-    max_leaves=6,
-)
-
-
-@st.composite
-def mutated(draw, base):
-    """``base`` with up to three values (at any depth) replaced by hostile ones."""
-    tree = copy.deepcopy(base)
-    for _ in range(draw(st.integers(0, 3))):
-        node, key = None, None
-        cursor = tree
-        while isinstance(cursor, dict | list) and cursor and draw(st.booleans()):
-            keys = list(cursor) if isinstance(cursor, dict) else list(range(len(cursor)))
-            node, key = cursor, draw(st.sampled_from(keys))
-            cursor = node[key]
-        if node is None:
-            tree = draw(NASTY)
-        else:
-            node[key] = draw(NASTY)
-    return tree
-
-
-def _only_assay_errors(call) -> None:
-    try:
-        call()
-    except assay.AssayError as error:
-        assert error.code and isinstance(error.message, str)
-
-
 @settings(max_examples=200, derandomize=True, deadline=None)
-@given(mutated(HISTORY), st.one_of(st.none(), mutated({"minSamplesPerBand": 1})))
+@given(mutated_json(HISTORY), st.one_of(st.none(), mutated_json({"minSamplesPerBand": 1})))
 def test_fuzz_analyze_calibration_raises_only_assay_error(history, config):
-    _only_assay_errors(lambda: score_bands.analyze_calibration(history, config))
+    only_assay_errors(lambda: score_bands.analyze_calibration(history, config))
 
 
 @settings(max_examples=200, derandomize=True, deadline=None)
-@given(mutated([0.2, 0.9, 0.5]), mutated([0, 1, 1]))
+@given(mutated_json([0.2, 0.9, 0.5]), mutated_json([0, 1, 1]))
 def test_fuzz_probability_scores_raise_only_assay_error(probabilities, outcomes):
-    _only_assay_errors(lambda: probability.brier_score(probabilities, outcomes))
-    _only_assay_errors(lambda: probability.expected_calibration_error(probabilities, outcomes))
+    only_assay_errors(lambda: probability.brier_score(probabilities, outcomes))
+    only_assay_errors(lambda: probability.expected_calibration_error(probabilities, outcomes))

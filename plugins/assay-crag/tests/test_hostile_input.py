@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import assay
 from assay import ExitCode
 from assay.cli import AssayGroup
+from assay.testing import hostile_json, mutated_json, only_assay_errors
 from assay_crag import QualityScorer, parse_quality_input
 from assay_crag import ab as ab_module
 from assay_crag.alerts import QualityMonitor, check_quality_alerts
@@ -117,53 +118,14 @@ def test_route_cli_bad_file_is_a_coded_usage_error(cli, tmp_path, args, content,
 
 # --------------------------------------------------------------------------- fuzz
 
-LEAVES = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(),
-    st.sampled_from([10**400, -1, 2**64]),
-    st.floats(allow_nan=True, allow_infinity=True),
-    st.text(max_size=8),
-)
-NASTY = st.recursive(
-    LEAVES,
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=6), inner, max_size=3)
-    ),
-    max_leaves=6,
-)
-
-
-@st.composite
-def mutated(draw, base):
-    """``base`` with up to three values (at any depth) replaced by hostile ones."""
-    tree = copy.deepcopy(base)
-    for _ in range(draw(st.integers(0, 3))):
-        node, key = None, None
-        cursor = tree
-        while isinstance(cursor, dict | list) and cursor and draw(st.booleans()):
-            keys = list(cursor) if isinstance(cursor, dict) else list(range(len(cursor)))
-            node, key = cursor, draw(st.sampled_from(keys))
-            cursor = node[key]
-        if node is None:
-            tree = draw(NASTY)
-        else:
-            node[key] = draw(NASTY)
-    return tree
-
-
-def _only_assay_errors(call) -> None:
-    try:
-        call()
-    except assay.AssayError as error:
-        assert error.code and isinstance(error.message, str)
+NASTY = hostile_json()
 
 
 @settings(max_examples=150, derandomize=True, deadline=None)
-@given(mutated(QUALITY), st.sampled_from(["composite", "paper"]))
+@given(mutated_json(QUALITY), st.sampled_from(["composite", "paper"]))
 def test_fuzz_router_and_scorer_raise_only_assay_error(data, mode):
-    _only_assay_errors(lambda: QualityScorer().score(data))
-    _only_assay_errors(lambda: CragRouter(mode).decide(parse_quality_input(data)))
+    only_assay_errors(lambda: QualityScorer().score(data))
+    only_assay_errors(lambda: CragRouter(mode).decide(parse_quality_input(data)))
 
 
 AB_SMALL = [
@@ -174,15 +136,15 @@ AB_SMALL = [
 
 
 @settings(max_examples=60, derandomize=True, deadline=None)
-@given(mutated(AB_SMALL), NASTY)
+@given(mutated_json(AB_SMALL), NASTY)
 def test_fuzz_ab_raises_only_assay_error(records, seed):
-    _only_assay_errors(
+    only_assay_errors(
         lambda: ab_module.analyze_ab_test(records, seed=seed, bootstrap_resamples=100)
     )
 
 
 @settings(max_examples=150, derandomize=True, deadline=None)
-@given(mutated([0.9, 0.8, 0.7]), NASTY)
+@given(mutated_json([0.9, 0.8, 0.7]), NASTY)
 def test_fuzz_alerts_raise_only_assay_error(scores, baseline):
-    _only_assay_errors(lambda: check_quality_alerts(scores, baseline))
-    _only_assay_errors(lambda: QualityMonitor(baseline, window=2).observe_many(scores))
+    only_assay_errors(lambda: check_quality_alerts(scores, baseline))
+    only_assay_errors(lambda: QualityMonitor(baseline, window=2).observe_many(scores))

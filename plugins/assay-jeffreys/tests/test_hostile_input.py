@@ -3,19 +3,18 @@
 
 from __future__ import annotations
 
-import copy
 import json
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import assay
 import assay_jeffreys as J
 from assay import ExitCode
 from assay.cli import AssayGroup
+from assay.testing import hostile_json, mutated_json, only_assay_errors
 from assay_jeffreys import plugin
 from assay_jeffreys.scores import models_from_wire
 
@@ -163,46 +162,7 @@ def test_gate_cli_bad_file_is_a_coded_usage_error(tmp_path, content, command):
 
 # --------------------------------------------------------------------------- fuzz
 
-LEAVES = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(),
-    st.sampled_from([10**400, -1, 2**64 + 1]),
-    st.floats(allow_nan=True, allow_infinity=True),
-    st.text(max_size=8),
-)
-NASTY = st.recursive(
-    LEAVES,
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=6), inner, max_size=3)
-    ),
-    max_leaves=6,
-)
-
-
-@st.composite
-def mutated(draw, base):
-    """``base`` with up to three values (at any depth) replaced by hostile ones."""
-    tree = copy.deepcopy(base)
-    for _ in range(draw(st.integers(0, 3))):
-        node, key = None, None
-        cursor = tree
-        while isinstance(cursor, dict | list) and cursor and draw(st.booleans()):
-            keys = list(cursor) if isinstance(cursor, dict) else list(range(len(cursor)))
-            node, key = cursor, draw(st.sampled_from(keys))
-            cursor = node[key]
-        if node is None:
-            tree = draw(NASTY)
-        else:
-            node[key] = draw(NASTY)
-    return tree
-
-
-def _only_assay_errors(call) -> None:
-    try:
-        call()
-    except assay.AssayError as error:
-        assert error.code and isinstance(error.message, str)
+NASTY = hostile_json()
 
 
 TOOL_INPUT = {
@@ -219,7 +179,7 @@ HISTORY = [{"scores": {"f": 0.9 - i * 0.02, "g": 0.8}, "label": "high"} for i in
 
 
 @settings(max_examples=300, derandomize=True, deadline=None)
-@given(mutated(TOOL_INPUT))
+@given(mutated_json(TOOL_INPUT))
 def test_fuzz_run_tool_never_raises(arguments):
     reply = J.run_tool(arguments)
     json.dumps(reply, allow_nan=False)
@@ -227,26 +187,26 @@ def test_fuzz_run_tool_never_raises(arguments):
 
 
 @settings(max_examples=150, derandomize=True, deadline=None)
-@given(mutated(TOOL_INPUT), mutated({"f": [7, 9], "g": [3, 4]}))
+@given(mutated_json(TOOL_INPUT), mutated_json({"f": [7, 9], "g": [3, 4]}))
 def test_fuzz_gate_apis_raise_only_assay_error(data, outcomes):
     if isinstance(data, dict):
         scores, models, policy = data.get("scores"), data.get("models"), data.get("policy")
     else:
         scores, models, policy = data, TOOL_INPUT["models"], None
-    _only_assay_errors(lambda: J.evaluate(scores, models, policy or J.BayesFactorPolicy()))
-    _only_assay_errors(lambda: J.OutputGate(models, policy).evaluate(scores))
+    only_assay_errors(lambda: J.evaluate(scores, models, policy or J.BayesFactorPolicy()))
+    only_assay_errors(lambda: J.OutputGate(models, policy).evaluate(scores))
     pairs = (
         {k: tuple(v) if isinstance(v, list) else v for k, v in outcomes.items()}
         if isinstance(outcomes, dict)
         else outcomes
     )
-    _only_assay_errors(lambda: J.binary_bayes_factor(pairs, TOOL_INPUT["models"]))
+    only_assay_errors(lambda: J.binary_bayes_factor(pairs, TOOL_INPUT["models"]))
 
 
 @settings(max_examples=80, derandomize=True, deadline=None)
-@given(mutated(HISTORY), NASTY)
+@given(mutated_json(HISTORY), NASTY)
 def test_fuzz_fit_and_batch_raise_only_assay_error(history, dimensions):
-    _only_assay_errors(lambda: J.HypothesisManager().fit(history))
-    _only_assay_errors(
+    only_assay_errors(lambda: J.HypothesisManager().fit(history))
+    only_assay_errors(
         lambda: J.OutputGate(TOOL_INPUT["models"]).evaluate_many(np.zeros((1, 2)), dimensions)
     )

@@ -1,0 +1,30 @@
+"""The fuzzing helpers of assay.testing: hostile values near valid ones, and the error contract."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+
+import assay
+from assay.testing import mutated_json, only_assay_errors
+
+BASE = {"scores": [0.5, 0.7], "label": "ok"}
+
+
+@settings(max_examples=60, derandomize=True, deadline=None)
+@given(mutated_json(BASE))
+def test_mutated_json_leaves_the_base_untouched(value: object) -> None:
+    assert BASE == {"scores": [0.5, 0.7], "label": "ok"}
+    assert value is not BASE
+
+
+def test_only_assay_errors_lets_coded_errors_pass_and_others_fail() -> None:
+    def coded() -> None:
+        raise assay.AssayError("INVALID_INPUT", "bad")
+
+    def bug() -> None:
+        raise TypeError("unhashable")
+
+    only_assay_errors(coded)
+    with pytest.raises(TypeError):
+        only_assay_errors(bug)
