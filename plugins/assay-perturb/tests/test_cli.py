@@ -195,9 +195,9 @@ def test_interrupted_check_keeps_finished_invocations(workdir: Path) -> None:
             "--min-sensitivity: must be a number from 0 to 1, got 'nan'",
         ),
         (("--min-invariance", "x"), "--min-invariance: must be a number from 0 to 1, got 'x'"),
-        (("--jobs", "0"), "--jobs: must be a whole number from 1 to 1000000, got '0'"),
+        (("--jobs", "0"), "--jobs: must be a whole number from 1 to 256, got '0'"),
         (("--jobs", "two"), "--jobs: must be a whole number >= 1, got 'two'"),
-        (("--baseline-runs", "-1"), "--baseline-runs: must be a whole number from 1 to 1000000"),
+        (("--baseline-runs", "-1"), "--baseline-runs: must be a whole number from 1 to 100"),
     ],
 )
 def test_invalid_options_exit_2_with_a_coded_error(cli, workdir: Path, args, message) -> None:

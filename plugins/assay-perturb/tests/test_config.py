@@ -73,6 +73,10 @@ def test_missing_config_suggests_init(tmp_path: Path) -> None:
         ("pipeline: {command: python3 p.py}\nseed: " + "9" * 150, "seed"),
         ("pipeline: {command: python3 p.py}\nseed: " + "9" * 5000, "hostile.yaml"),
         ("a: " + "[" * 100000 + "]" * 100000, "hostile.yaml"),
+        ("pipeline: {command: python3 p.py}\njobs: " + "9" * 400, "jobs"),
+        ("pipeline: {command: python3 p.py}\nbaseline_runs: " + "9" * 400, "baseline_runs"),
+        ("pipeline: {command: python3 p.py}\njobs: 257", "jobs"),
+        ("pipeline: {command: python3 p.py, timeout: 1e300}", "pipeline.timeout"),
     ],
 )
 def test_hostile_configuration_is_a_config_error(tmp_path, line: str, where: str) -> None:

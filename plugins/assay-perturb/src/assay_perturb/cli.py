@@ -116,16 +116,17 @@ def _option_error(name: str, message: str) -> assay.AssayError:
     return assay.AssayError("INVALID_CONFIG", message, name)
 
 
-def _count_option(name: str, value: str | None) -> int | None:
-    """A whole number >= 1, or ``None`` when not given."""
+def _count_option(name: str, value: str | None, maximum: int) -> int | None:
+    """A whole number from 1 to ``maximum`` (the configuration file's bound for the same key),
+    or ``None`` when not given."""
     if value is None:
         return None
     try:
         number = int(value.strip())
     except ValueError:
         raise _option_error(name, f"must be a whole number >= 1, got {value!r}") from None
-    if not 1 <= number <= 1_000_000:
-        raise _option_error(name, f"must be a whole number from 1 to 1000000, got {value!r}")
+    if not 1 <= number <= maximum:
+        raise _option_error(name, f"must be a whole number from 1 to {maximum}, got {value!r}")
     return number
 
 
@@ -206,8 +207,10 @@ def check_command(
             click.echo(f"[{done[0]}] {invocation.case} / {invocation.variant}: {status}", err=True)
 
     try:
-        jobs_n = _count_option("--jobs", jobs)
-        runs_n = _count_option("--baseline-runs", baseline_runs)
+        from assay_perturb.config import MAX_BASELINE_RUNS, MAX_JOBS
+
+        jobs_n = _count_option("--jobs", jobs, MAX_JOBS)
+        runs_n = _count_option("--baseline-runs", baseline_runs, MAX_BASELINE_RUNS)
         floors = {
             "invariance": _fraction_option("--min-invariance", min_invariance),
             "sensitivity": _fraction_option("--min-sensitivity", min_sensitivity),

@@ -145,16 +145,25 @@ def _mapping(value: Any, path: str, allowed: set[str]) -> Mapping[str, Any]:
     return value
 
 
-def _number(value: Any, path: str, *, integer: bool, minimum: float) -> Any:
+MAX_TIMEOUT_SECONDS = 86_400.0
+"""Longest ``pipeline.timeout``: a day."""
+MAX_BASELINE_RUNS = 100
+"""Most ``baseline_runs`` (repeated baselines measure nondeterminism; a hundred is plenty)."""
+MAX_JOBS = 256
+"""Most ``jobs`` (pipeline invocations at the same time)."""
+
+
+def _number(value: Any, path: str, *, integer: bool, minimum: float, maximum: float) -> Any:
     kinds = (int,) if integer else (int, float)
     if (
         isinstance(value, bool)
         or not isinstance(value, kinds)
-        or not math.isfinite(value)  # .inf and .nan too
-        or value < minimum
+        or (isinstance(value, float) and not math.isfinite(value))  # .inf and .nan
+        or not minimum <= value <= maximum  # an int of any size compares without overflow
     ):
         kind = "an integer" if integer else "a number"
-        raise _bad(path, f"must be {kind} >= {minimum:g}, got {value!r}")
+        shown = repr(value) if len(repr(value)) <= 40 else f"{repr(value)[:37]}..."
+        raise _bad(path, f"must be {kind} from {minimum:g} to {maximum:g}, got {shown}")
     return value
 
 
@@ -223,12 +232,22 @@ def config_from_mapping(data: Any) -> PerturbConfig:
         perturbations=pairs,
         seed=seed,
         timeout=float(
-            _number(pipeline.get("timeout", 60), "pipeline.timeout", integer=False, minimum=0.001)
+            _number(
+                pipeline.get("timeout", 60),
+                "pipeline.timeout",
+                integer=False,
+                minimum=0.001,
+                maximum=MAX_TIMEOUT_SECONDS,
+            )
         ),
         baseline_runs=_number(
-            top.get("baseline_runs", 1), "baseline_runs", integer=True, minimum=1
+            top.get("baseline_runs", 1),
+            "baseline_runs",
+            integer=True,
+            minimum=1,
+            maximum=MAX_BASELINE_RUNS,
         ),
-        jobs=_number(top.get("jobs", 1), "jobs", integer=True, minimum=1),
+        jobs=_number(top.get("jobs", 1), "jobs", integer=True, minimum=1, maximum=MAX_JOBS),
         cache=cache,
     )
 
