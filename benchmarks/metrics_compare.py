@@ -20,7 +20,9 @@ Two measures per workload, heuristic mode, per sample:
 Implementations:
 
   old  the tree before the move, run with its own interpreter (``--old-python``, default
-       /work/before/.venv/bin/python; its compiled twins are used when built, and they then
+       ../before/.venv/bin/python beside this repository: ``git worktree add ../before d253c94``
+       (0.1.0, the last commit before the move), then ``cd ../before && uv sync --all-packages
+       --all-extras``; its compiled twins are used when built, and they then
        also built each MetricResult, which the new tree does in Python only);
   new  this tree, with whatever ``ASSAY_PURE_PYTHON`` says (compiled kernels by default);
   ts   ../shared/references/rag-eval-node-ts-0.3.2/dist, read in place, run by ``node``.
@@ -219,7 +221,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--passes", type=int, default=7)
     parser.add_argument("--halueval-rows", type=int, default=500)
-    parser.add_argument("--old-python", default="/work/before/.venv/bin/python")
+    parser.add_argument(
+        "--old-python", default=str(Path(__file__).resolve().parents[2] / "before/.venv/bin/python")
+    )
     parser.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:

@@ -11,7 +11,9 @@ examples.jsonl (records with an ``fn`` are other functions; a case whose config 
 out of (a), and a call that raises counts as a call). Implementations:
 
   old   the tree before the move (compiled scorecard engine, grounding and retrieval), run with
-        its own interpreter (``--old-python``, default /work/before/.venv/bin/python);
+        its own interpreter (``--old-python``, default ../before/.venv/bin/python beside
+        this repository: ``git worktree add ../before d253c94`` (0.1.0, the last commit before the
+        move) and ``cd ../before && uv sync --all-packages --all-extras``);
   new   this tree (pure Python);
   ts    transparent-confidence 0.3.1 from the npm registry, (a) and (b) only: install it with
         ``npm install --prefix benchmarks/.node transparent-confidence@0.3.1``.
@@ -205,7 +207,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--passes", type=int, default=15)
     parser.add_argument("--rows", type=int, default=100_000)
-    parser.add_argument("--old-python", default="/work/before/.venv/bin/python")
+    parser.add_argument(
+        "--old-python", default=str(Path(__file__).resolve().parents[2] / "before/.venv/bin/python")
+    )
     parser.add_argument("--no-ts", action="store_true", help="skip the TypeScript reference")
     parser.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
