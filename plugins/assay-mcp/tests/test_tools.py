@@ -97,7 +97,7 @@ async def _in_process(toolset: ToolSet) -> dict[str, Any]:
 
 
 def test_the_server_serves_a_runtime_registered_tool(registry):
-    pytest.importorskip("mcp")
+    pytest.importorskip("mcp", reason="needs the MCP SDK, a dependency of assay-mcp")
     out = anyio.run(_in_process, collect_tools(registry))
     assert [t.name for t in out["tools"].tools] == ["echo"]
     assert not out["ok"].is_error
