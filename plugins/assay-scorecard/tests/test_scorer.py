@@ -172,3 +172,37 @@ def test_dimension_without_the_flag_is_asked_for_every_answer() -> None:
     for _ in range(3):
         built.compute(INPUTS)
     assert dimension.asked == 3
+
+
+@pytest.mark.parametrize("dimensions", [False, 3, "grounding", {"grounding": 1}])
+def test_dimensions_that_are_not_a_list_are_refused_with_a_path(dimensions: Any) -> None:
+    # dimensions=False used to escape as TypeError ('bool' object is not iterable); a string
+    # would have been split into one-letter names
+    with pytest.raises(assay.AssayError) as caught:
+        assay_scorecard.create_scorer({}, dimensions=dimensions, registry=scorecard_registry())
+    assert (caught.value.code, caught.value.path) == ("INVALID_PLUGIN_OBJECT", "dimensions")
+
+
+@pytest.mark.parametrize(
+    "signal_policy",
+    [
+        {"require": ["citationCount", 1.5]},  # rendered: TypeError in render_text's join
+        {"require": "citationCount"},  # read letter by letter: 'c', 'i', 't', ...
+        {"reviewWhenMissing": [None]},
+        {"abstainWhenMissing": {"citationCount": True}},
+        {"require": False},
+    ],
+)
+def test_signal_names_must_be_an_array_of_strings(signal_policy: dict[str, Any]) -> None:
+    inputs = {
+        "supportLevel": "high",
+        "hasConflict": False,
+        "candidates": [{"retrievalScores": {"a": 0.9}, "combinedScore": 0.9}],
+    }
+    with pytest.raises(assay.AssayError) as caught:
+        assay_scorecard.compute_confidence(inputs, {"signalPolicy": signal_policy})
+    assert (caught.value.code, caught.value.path) == ("INVALID_CONFIG", "signalPolicy")
+    card = assay_scorecard.compute_confidence(
+        inputs, {"signalPolicy": {"require": ["citationCount"], "reviewWhenMissing": None}}
+    )
+    assert "citationCount" in assay_scorecard.render_text(card)

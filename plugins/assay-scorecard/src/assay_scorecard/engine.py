@@ -579,6 +579,15 @@ def create_scorer(
                     name,
                 )
     else:
+        if isinstance(dimensions, (str, bytes, Mapping)) or not isinstance(
+            dimensions, Iterable
+        ):  # one name or a bool, not a composition: iterating would split or crash
+            raise AssayError(
+                ErrorCode.INVALID_PLUGIN_OBJECT,
+                "dimensions must be a list of Dimension objects or registered names, not "
+                f"{type(dimensions).__name__}",
+                "dimensions",
+            )
         resolved = [registry.get("dimension", d) if isinstance(d, str) else d for d in dimensions]
     if policy is None or isinstance(policy, str):
         policy_obj: Policy = registry.get("policy", policy or "threshold-action")

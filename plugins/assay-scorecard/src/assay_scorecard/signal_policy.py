@@ -7,7 +7,7 @@ from typing import Any
 
 import attrs
 
-from assay import ScoreWarning
+from assay import AssayError, ErrorCode, ScoreWarning
 from assay.jsmath import js_number
 from assay_scorecard.presets import Preset
 from assay_scorecard.signals import timestamp_ms
@@ -64,6 +64,30 @@ def _merge(first: Sequence[str], second: Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*first, *second]))
 
 
+def _names(caller: Mapping[str, Any], key: str) -> Sequence[str]:
+    """``caller[key]``, an array of signal names (absent or null: none). A string would be read
+    letter by letter and a non-string name would break every renderer, so both are refused
+    (``INVALID_CONFIG`` at ``signalPolicy``, the section, like the section's other errors)."""
+    value = caller.get(key)
+    if value is None:
+        return ()
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Sequence):
+        raise AssayError(
+            ErrorCode.INVALID_CONFIG,
+            f"{key} must be an array of signal names, not {type(value).__name__}",
+            "signalPolicy",
+        )
+    for index, name in enumerate(value):
+        if not isinstance(name, str):
+            raise AssayError(
+                ErrorCode.INVALID_CONFIG,
+                f"the signal names in {key} must be strings; item {index} is a "
+                f"{type(name).__name__}",
+                "signalPolicy",
+            )
+    return value
+
+
 @attrs.frozen
 class SignalPolicyOutcome:
     """Warnings and action lists produced by the signal policy for one input."""
@@ -94,12 +118,12 @@ class SignalPolicy:
         """Merge ``caller`` (the wire ``signalPolicy`` object) into ``preset``'s policy."""
         caller = caller or {}
         return cls(
-            require=_merge(preset.require, caller.get("require") or ()),
+            require=_merge(preset.require, _names(caller, "require")),
             review_when_missing=_merge(
-                preset.review_when_missing, caller.get("reviewWhenMissing") or ()
+                preset.review_when_missing, _names(caller, "reviewWhenMissing")
             ),
             abstain_when_missing=_merge(
-                preset.abstain_when_missing, caller.get("abstainWhenMissing") or ()
+                preset.abstain_when_missing, _names(caller, "abstainWhenMissing")
             ),
             require_support_evaluator=preset.require_support_evaluator,
             min_citation_coverage_score=caller.get("minCitationCoverageScore"),
