@@ -101,6 +101,28 @@ class OpenAIStyle(BaseHTTPRequestHandler):
         pass
 
 
+def test_timestamp_is_stamped_on_every_stored_result(plugins, tmp_path):
+    plugins("evaluation,faithfulness")
+    out = tmp_path / "out.jsonl"
+    stamp = "2024-05-01T12:00:00+00:00"
+    code, _, err = invoke(str(DATA), "--output", str(out), "--timestamp", stamp)
+    assert code == 1, err  # the example data fails some thresholds
+    stored = [json.loads(line)["result"] for line in out.read_text().splitlines()]
+    assert [r["timestamp"] for r in stored] == [stamp] * 6
+    code, _, _ = invoke(str(DATA), "--output", str(tmp_path / "plain.jsonl"))
+    plain = (tmp_path / "plain.jsonl").read_text()
+    assert code == 1 and '"timestamp"' not in plain  # absent unless given
+
+
+@pytest.mark.parametrize("bad", ["now", "2024-02-30T00:00:00", "12:00"])
+def test_timestamp_that_is_not_iso_8601_exits_2(plugins, bad):
+    plugins("evaluation,faithfulness")
+    code, out, err = invoke(str(DATA), "--timestamp", bad)
+    assert code == 2
+    assert "INVALID_OPTION" in err and "--timestamp" in err
+    assert out == ""
+
+
 def test_llm_mode_with_an_openai_compatible_server(plugins, monkeypatch, tmp_path):
     pytest.importorskip("assay_judges", reason="needs the assay-judges plugin installed")
     plugins("evaluation,faithfulness,judges")

@@ -24,6 +24,7 @@ from assay.cli import atomic_write, read_json_file, workers_option
 from assay_evaluation._api import evaluate_batch
 from assay_evaluation._codes import EvaluationErrorCode as Code
 from assay_evaluation._judge_config import judge_from_config
+from assay_evaluation._options import check_timestamp
 from assay_evaluation._samples import coerce_sample
 from assay_evaluation._types import BatchEvalResult, EvalResult
 from assay_evaluation._wire import batch_to_wire
@@ -170,6 +171,8 @@ def _options(
     for key in ("composite_threshold", "regression_threshold", "repeats", "judge_cache"):
         if cli[key] is not None:
             options[key] = cli[key]
+    if cli["timestamp"] is not None:
+        options["timestamp"] = check_timestamp(cli["timestamp"], "--timestamp")
     options["judge"] = judge_from_config(judge_spec, registry)
     return metrics, options
 
@@ -217,6 +220,11 @@ def _options(
     help="Stream every sample's full result to this JSON Lines file.",
 )
 @click.option("--resume", is_flag=True, help="With --output: skip samples already there.")
+@click.option(
+    "--timestamp",
+    metavar="ISO",
+    help="ISO-8601 date-time stamped on every result evaluated (e.g. 2024-05-01T12:00:00Z).",
+)
 @workers_option
 @click.option(
     "--json", "as_json", is_flag=True, help="One JSON line per sample, then one aggregate line."

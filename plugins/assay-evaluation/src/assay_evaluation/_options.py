@@ -8,6 +8,7 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
+from datetime import datetime
 from typing import Any
 
 import attrs
@@ -20,6 +21,7 @@ __all__ = [
     "MODES",
     "EvaluateOptions",
     "check_threshold",
+    "check_timestamp",
     "parse_options",
     "snake_case",
 ]
@@ -49,6 +51,27 @@ def check_threshold(value: Any, path: str) -> float:
             Code.INVALID_THRESHOLD, f"a threshold must be a number in [0, 1], got {value!r}", path
         )
     return float(value)
+
+
+def check_timestamp(value: Any, path: str) -> str:
+    """``value`` unchanged when it is an ISO-8601 date-time string (``2024-05-01T12:00:00Z``,
+    with or without an offset), or raise ``INVALID_OPTION`` at ``path``. The library never reads
+    the clock: a timestamp is always the caller's."""
+    if not isinstance(value, str):
+        raise AssayError(
+            Code.INVALID_OPTION,
+            f"a timestamp must be an ISO-8601 string, got {type(value).__name__}",
+            path,
+        )
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        raise AssayError(
+            Code.INVALID_OPTION,
+            f"a timestamp must be an ISO-8601 date-time (e.g. 2024-05-01T12:00:00Z), got {value!r}",
+            path,
+        ) from None
+    return value
 
 
 def _number_map(value: Any, path: str) -> dict[str, float]:
@@ -113,6 +136,9 @@ class EvaluateOptions:
         output: a JSON Lines path; each finished sample's result is appended as it finishes.
         resume: with ``output``, skip samples whose id is already in that file and keep their
             stored results.
+        timestamp: an ISO-8601 date-time stamped on every result evaluated in this call
+            (``EvalResult.timestamp``); ``None`` (default) stamps nothing. Never read from a
+            clock, so results stay deterministic; resumed results keep their stored stamp.
     """
 
     mode: str = "heuristic"
@@ -133,6 +159,7 @@ class EvaluateOptions:
     regression_threshold: float = 0.05
     output: str | None = None
     resume: bool = False
+    timestamp: str | None = None
 
     def merged(self, overrides: EvaluateOptions | Mapping[str, Any] | None) -> EvaluateOptions:
         """These options with the fields set in ``overrides`` taking precedence (for
@@ -233,6 +260,8 @@ def parse_options(options: EvaluateOptions | Mapping[str, Any] | None) -> Evalua
         raise AssayError(
             Code.INVALID_OPTION, "must be a concurrent.futures.Executor", "options.executor"
         )
+    if raw.get("timestamp") is not None:
+        check_timestamp(raw["timestamp"], "options.timestamp")
     if raw.get("on_progress") is not None and not callable(raw["on_progress"]):
         raise AssayError(Code.INVALID_OPTION, "must be callable", "options.onProgress")
     raw.update(

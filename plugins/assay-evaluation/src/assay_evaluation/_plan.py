@@ -53,12 +53,14 @@ class EvaluationPlan:
         judge: the judge, or ``None``.
         context_options: what metrics see as ``context.options``: ``heuristic``,
             ``prompt_overrides``, ``repeats``, ``judge_cache``.
+        timestamp: the caller's ISO-8601 stamp for every result, or ``None``.
     """
 
     steps: tuple[MetricStep, ...]
     composite_threshold: float
     judge: Any
     context_options: Mapping[str, Any]
+    timestamp: str | None = None
 
     @property
     def metric_ids(self) -> list[str]:
@@ -277,4 +279,5 @@ def resolve_plan(
             "repeats": options.repeats,
             "judge_cache": options.judge_cache,
         },
+        timestamp=options.timestamp,
     )

@@ -164,6 +164,7 @@ def evaluate_with_plan(sample: EvalSample, plan: EvaluationPlan) -> EvalResult:
         passed=sample_passed(metrics, composite, plan.composite_threshold),
         composite_threshold=plan.composite_threshold,
         cost=cost_of(results),
+        timestamp=plan.timestamp,
     )
 
 

@@ -63,6 +63,8 @@ class EvalResult:
             and at least ``composite_threshold``.
         composite_threshold: the threshold the composite was judged at.
         cost: judge usage for this sample.
+        timestamp: when it was evaluated, an ISO-8601 date-time supplied by the caller
+            (``options.timestamp``), or ``None``; the library never reads a clock.
     """
 
     sample: EvalSample
@@ -73,6 +75,7 @@ class EvalResult:
     passed: bool
     composite_threshold: float
     cost: Cost = Cost()
+    timestamp: str | None = None
 
     @property
     def sample_id(self) -> str | None:

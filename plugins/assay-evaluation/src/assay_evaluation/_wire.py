@@ -82,8 +82,9 @@ def cost_to_wire(cost: Cost) -> dict[str, int]:
 
 
 def result_to_wire(result: EvalResult) -> dict[str, Any]:
-    """The full JSON form of one sample's result (what streamed JSON Lines hold)."""
-    return {
+    """The full JSON form of one sample's result (what streamed JSON Lines hold); ``timestamp``
+    only when the result has one."""
+    wire: dict[str, Any] = {
         "id": result.sample.id,
         "sample": sample_to_wire(result.sample),
         "metrics": {k: metric_result_to_wire(v) for k, v in result.metrics.items()},
@@ -94,6 +95,9 @@ def result_to_wire(result: EvalResult) -> dict[str, Any]:
         "passed": result.passed,
         "cost": cost_to_wire(result.cost),
     }
+    if result.timestamp is not None:
+        wire["timestamp"] = result.timestamp
+    return wire
 
 
 def result_from_wire(wire: Mapping[str, Any], path: str = "result") -> EvalResult:
@@ -104,6 +108,9 @@ def result_from_wire(wire: Mapping[str, Any], path: str = "result") -> EvalResul
     """
     try:
         metrics = {k: metric_result_from_wire(v) for k, v in wire["metrics"].items()}
+        timestamp = wire.get("timestamp")
+        if timestamp is not None and not isinstance(timestamp, str):
+            raise TypeError(f"timestamp must be a string, got {type(timestamp).__name__}")
         return EvalResult(
             sample=coerce_sample(wire["sample"], f"{path}.sample"),
             metrics=metrics,
@@ -113,6 +120,7 @@ def result_from_wire(wire: Mapping[str, Any], path: str = "result") -> EvalResul
             passed=wire["passed"],
             composite_threshold=wire.get("compositeThreshold", 0.6),
             cost=Cost(**{name: int(wire.get("cost", {}).get(key, 0)) for name, key in _COST}),
+            timestamp=timestamp,
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise AssayError(
