@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import click
@@ -27,6 +30,35 @@ def test_an_assay_error_is_one_line_on_stderr_and_exit_2() -> None:
     result = CliRunner().invoke(_group_with(bad), ["bad"])
     assert result.exit_code == assay.ExitCode.USAGE == 2
     assert result.stderr == "error [INVALID_INPUT] candidates[0].score: must be a number\n"
+
+
+def test_a_closed_stdout_exits_141_quietly() -> None:
+    # click's own handling exited 1, the code of a failed quality gate
+    @click.command("talk")
+    def talk() -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    result = CliRunner().invoke(_group_with(talk), ["talk"])
+    assert result.exit_code == assay.ExitCode.BROKEN_PIPE == 141
+    assert result.stderr == ""
+
+
+@pytest.mark.parametrize("argv", [["plugins"], ["--help"], ["--version"], ["plugins", "--help"]])
+def test_a_reader_that_closed_stdout_gives_exit_141_for_every_command(argv: list[str]) -> None:
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the first write: `assay ... | head -c0`
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "assay._cli.main_module", *argv],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            timeout=120,
+        )
+    finally:
+        os.close(write_end)
+    assert done.returncode == assay.ExitCode.BROKEN_PIPE, done.stderr
+    assert done.stderr == b""
 
 
 def test_ctrl_c_exits_130_without_a_traceback() -> None:

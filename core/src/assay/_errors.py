@@ -36,6 +36,10 @@ class ExitCode(enum.IntEnum):
     """A calibrated gate decided escalate at least once, and never fail."""
     INTERRUPTED = 130
     """Interrupted (Ctrl-C or SIGTERM); what was finished is kept."""
+    BROKEN_PIPE = 141
+    """Standard output was closed by its reader before everything was written (``assay ... |
+    head -c1``): the command stopped quietly, with no message. 141 is 128 + SIGPIPE, the status
+    a shell reports for a program stopped by a closed pipe."""
 
 
 class ErrorCode:

@@ -15,6 +15,7 @@ One convention for every command:
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -54,19 +55,75 @@ def format_error(error: AssayError) -> str:
     return f"error [{error.code}] {where}{error.message}"
 
 
+def _is_closed_pipe(error: OSError) -> bool:
+    return isinstance(error, BrokenPipeError) or error.errno == errno.EPIPE
+
+
+def _flush_stdout() -> None:
+    """Flush standard output now, so that a reader that closed it early shows up here, as an
+    EPIPE the root group handles, and not at interpreter exit (a message and exit 120)."""
+    if sys.stdout is not None:
+        sys.stdout.flush()
+
+
+def _stdout_closed(ctx: click.Context) -> None:
+    """The reader of standard output has gone (``assay ... | head -c1``): point file descriptor
+    1 at the null device so that the final flush of what is still buffered succeeds, and exit
+    :attr:`ExitCode.BROKEN_PIPE` without a message."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, sys.stdout.fileno())
+        finally:
+            os.close(null)
+    except (OSError, ValueError, AttributeError):  # no real descriptor (a test runner's buffer)
+        pass
+    ctx.exit(ExitCode.BROKEN_PIPE)
+
+
 class AssayGroup(click.Group):
-    """A click group that turns :class:`AssayError` into a one-line message and exit code 2, and
-    an interruption (Ctrl-C) into exit code 130."""
+    """A click group that turns :class:`AssayError` into a one-line message and exit code 2, an
+    interruption (Ctrl-C) into exit code 130, and a standard output closed by its reader
+    (EPIPE, ``assay ... | head -c1``) into a quiet exit 141 (:attr:`ExitCode.BROKEN_PIPE`), the
+    same for every subcommand."""
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        try:  # --help and --version print while the context is made
+            return super().make_context(info_name, args, parent, **extra)
+        except OSError as error:
+            if not _is_closed_pipe(error):
+                raise
+            _stdout_closed(click.Context(self, info_name=info_name, parent=parent))
+            raise  # unreachable: _stdout_closed exits
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            return self._invoke_and_flush(ctx)
         except AssayError as error:
             click.echo(format_error(error), err=True)
             ctx.exit(EXIT_USAGE)
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             ctx.exit(ExitCode.INTERRUPTED)
+        except OSError as error:
+            if not _is_closed_pipe(error):
+                raise
+            _stdout_closed(ctx)
+
+    def _invoke_and_flush(self, ctx: click.Context) -> Any:
+        try:
+            result = super().invoke(ctx)
+        except (click.exceptions.Exit, SystemExit):  # a command's own exit code: flush first
+            _flush_stdout()
+            raise
+        _flush_stdout()
+        return result
 
 
 def echo_json(value: Any, *, pretty: bool = True) -> None:
