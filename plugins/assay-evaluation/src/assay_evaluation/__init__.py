@@ -21,6 +21,7 @@ from assay_evaluation._samples import coerce_sample, sample_to_wire
 from assay_evaluation._single import composite_score, judge_pass
 from assay_evaluation._stream import read_results
 from assay_evaluation._types import (
+    BatchCounts,
     BatchEvalResult,
     Cost,
     EvalResult,
@@ -41,6 +42,7 @@ __all__ = [
     "LLM_METRIC_KIND",
     "METRIC_SET_KIND",
     "MODES",
+    "BatchCounts",
     "BatchEvalResult",
     "Cost",
     "EvalResult",

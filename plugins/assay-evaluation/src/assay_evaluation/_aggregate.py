@@ -10,9 +10,16 @@ from typing import Any
 from assay import AssayError
 from assay_evaluation._codes import EvaluationErrorCode as Code
 from assay_evaluation._options import snake_case
-from assay_evaluation._types import EvalResult, MetricAggregate, MetricRegression
+from assay_evaluation._types import (
+    BatchCounts,
+    Cost,
+    EvalResult,
+    MetricAggregate,
+    MetricRegression,
+)
 
 __all__ = [
+    "BatchTally",
     "aggregate_metric",
     "baseline_means",
     "batch_passed",
@@ -136,3 +143,86 @@ def detect_regressions(
         regressed = delta < -threshold if higher else delta > threshold
         regressions.append(MetricRegression(metric_id, base, aggregate.mean, delta, regressed))
     return tuple(regressions)
+
+
+_UNDETERMINED, _PASSED, _FAILED = 0, 1, 2
+_NO_COST = Cost()
+
+
+class BatchTally:
+    """What a batch's aggregates need from each sample's result, by input position: per metric
+    the score and the pass flag, the composite, the overall pass, the cost and the directions;
+    not the sample, explanations, signals or details. Results may arrive in any order (a
+    resumed file, an executor) and a later one for a position replaces the earlier one; the
+    statistics are taken in input order, so they equal :func:`aggregate_metric` and
+    :func:`composite_aggregate` over the results to the last bit.
+
+    :param metric_ids: the metrics to aggregate, distinct, in run order.
+    :param size: samples in the batch.
+    """
+
+    def __init__(self, metric_ids: Sequence[str], size: int) -> None:
+        self.metric_ids = list(dict.fromkeys(metric_ids))
+        self.size = size
+        self._scores: dict[str, list[float | None]] = {m: [None] * size for m in self.metric_ids}
+        self._flags: dict[str, bytearray] = {m: bytearray(size) for m in self.metric_ids}
+        self._composites: list[float | None] = [None] * size
+        self._passed = bytearray(size)
+        self._costs: dict[int, Cost] = {}  # only non-zero costs are held
+        self.directions: dict[str, bool] = {}
+
+    @classmethod
+    def of(cls, results: Sequence[EvalResult], metric_ids: Sequence[str]) -> BatchTally:
+        """The tally of ``results`` in order."""
+        tally = cls(metric_ids, len(results))
+        for index, result in enumerate(results):
+            tally.add(index, result)
+        return tally
+
+    def add(self, index: int, result: EvalResult) -> None:
+        """Record ``result`` as position ``index``'s (replacing what was there)."""
+        for metric_id in self.metric_ids:
+            metric = result.metrics.get(metric_id)
+            if metric is None or metric.score is None:
+                self._scores[metric_id][index] = None
+                failed = metric is not None and metric.passed is False
+                self._flags[metric_id][index] = _FAILED if failed else _UNDETERMINED
+            else:
+                self._scores[metric_id][index] = metric.score
+                self._flags[metric_id][index] = (
+                    _PASSED if metric.passed is True else _FAILED if metric.passed is False else 0
+                )
+        self._composites[index] = result.composite_score
+        self._passed[index] = bool(result.passed)
+        if result.cost != _NO_COST:
+            self._costs[index] = result.cost
+        else:
+            self._costs.pop(index, None)
+        self.directions.update(result.higher_is_better)
+
+    def aggregate(self, metric_id: str) -> MetricAggregate:
+        """:func:`aggregate_metric` of one metric."""
+        scores = [s for s in self._scores[metric_id] if s is not None]
+        passed = self._flags[metric_id].count(_PASSED)  # only a determined score passes
+        return summarize(metric_id, scores, passed, self.size - len(scores), self.size)
+
+    def composite(self) -> MetricAggregate:
+        """:func:`composite_aggregate`."""
+        scores = [s for s in self._composites if s is not None]
+        passed = self._passed.count(1) if scores else 0
+        return summarize("composite", scores, passed, self.size - len(scores), self.size)
+
+    def total_cost(self) -> Cost:
+        """The sum of every position's cost."""
+        total = Cost()
+        for index in sorted(self._costs):
+            total = total + self._costs[index]
+        return total
+
+    def counts(self) -> BatchCounts:
+        """Samples, failed samples and per-metric failures."""
+        return BatchCounts(
+            samples=self.size,
+            failed=self.size - self._passed.count(1),
+            metric_failures={m: self._flags[m].count(_FAILED) for m in self.metric_ids},
+        )

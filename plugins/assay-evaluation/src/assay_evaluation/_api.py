@@ -8,7 +8,7 @@ from typing import Any
 import attrs
 
 from assay import AssayError, EvalSample, Metric, Registry, default_registry
-from assay_evaluation._batch import run_batch, summarize_batch
+from assay_evaluation._batch import run_batch, summarize_tally
 from assay_evaluation._codes import EvaluationErrorCode as Code
 from assay_evaluation._options import EvaluateOptions, parse_options
 from assay_evaluation._plan import resolve_plan
@@ -67,7 +67,10 @@ def evaluate_batch(
     ``options.chunk_size`` with at most ``options.concurrency`` chunks in flight; results are
     identical to the in-process run. With ``options.output`` each finished chunk is appended to
     a JSON Lines file (flushed and fsynced); with ``options.resume`` samples already in that file
-    (by id, or by position when they have none) are not evaluated again.
+    (by id, or by position when they have none) are not evaluated again; the file is read one
+    line at a time. With ``options.keep_results=False`` no per-sample result is kept in memory:
+    ``results`` is empty and everything else (aggregates, pass, cost, regressions,
+    ``counts``) is as with them.
 
     :return: results, per-metric aggregates, composite aggregate, overall pass, total cost and,
         with ``options.baseline_result``, regressions.
@@ -84,8 +87,9 @@ def evaluate_batch(
         )
     checked = [coerce_sample(s, f"samples[{i}]") for i, s in enumerate(samples)]
     plan = resolve_plan(metrics, parsed, registry or default_registry())
-    results = run_batch(checked, plan, parsed)
-    return summarize_batch(
+    results, tally = run_batch(checked, plan, parsed)
+    return summarize_tally(
+        tally,
         results,
         [step.metric_id for step in plan.steps],  # duplicates kept: one regression record each
         parsed.baseline_result,

@@ -10,17 +10,12 @@ from typing import Any
 import attrs
 
 from assay import EvalSample
-from assay_evaluation._aggregate import (
-    aggregate_metric,
-    batch_passed,
-    composite_aggregate,
-    detect_regressions,
-)
+from assay_evaluation._aggregate import BatchTally, detect_regressions
 from assay_evaluation._options import EvaluateOptions
 from assay_evaluation._plan import EvaluationPlan
 from assay_evaluation._single import evaluate_with_plan, rejudge_with_plan
-from assay_evaluation._stream import ResultStream, read_finished
-from assay_evaluation._types import BatchEvalResult, Cost, EvalResult
+from assay_evaluation._stream import ResultStream, iter_finished
+from assay_evaluation._types import BatchEvalResult, EvalResult
 
 __all__ = [
     "evaluate_chunk",
@@ -28,6 +23,7 @@ __all__ = [
     "resume_key",
     "run_batch",
     "summarize_batch",
+    "summarize_tally",
 ]
 
 Chunk = list[tuple[int, EvalSample]]
@@ -94,19 +90,35 @@ def _on_executor(
 
 def run_batch(
     samples: Sequence[EvalSample], plan: EvaluationPlan, options: EvaluateOptions
-) -> list[EvalResult]:
-    """Results for ``samples`` in input order: resumed ones read from ``options.output`` (and
-    re-judged at this run's thresholds and weights), the rest computed (on ``options.executor``
-    when given, in chunks; else one by one) and streamed there as they finish, in durable
-    writes of at least ``options.chunk_size`` results. When the run is interrupted, the results
-    finished so far are written before the exception propagates."""
+) -> tuple[list[EvalResult], BatchTally]:
+    """Results for ``samples`` in input order (only with ``options.keep_results``, else an
+    empty list) and the tally of every sample's result: resumed ones read from
+    ``options.output`` one line at a time (and re-judged at this run's thresholds and
+    weights), the rest computed (on ``options.executor`` when given, in chunks; else one by
+    one) and streamed there as they finish, in durable writes of at least
+    ``options.chunk_size`` results. When the run is interrupted, the results finished so far
+    are written before the exception propagates.
+
+    Without ``keep_results`` memory holds the tally (scores and pass flags) and at most a
+    chunk of results, not one result per sample."""
     keys = [resume_key(i, s) for i, s in enumerate(samples)]
-    finished = read_finished(options.output) if options.output and options.resume else {}
-    results: list[EvalResult | None] = [
-        rejudge_with_plan(finished[key], sample, plan) if key in finished else None
-        for key, sample in zip(keys, samples, strict=True)
-    ]
-    pending = [(i, s) for i, s in enumerate(samples) if results[i] is None]
+    keep = options.keep_results
+    tally = BatchTally(plan.metric_ids, len(samples))
+    results: list[EvalResult | None] = [None] * len(samples) if keep else []
+    done = bytearray(len(samples))
+    if options.output and options.resume:
+        positions: dict[str, list[int]] = {}
+        for index, key in enumerate(keys):
+            positions.setdefault(key, []).append(index)
+        for key, stored in iter_finished(options.output):  # the last line of a key wins
+            for index in positions.get(key, ()):
+                rejudged = rejudge_with_plan(stored, samples[index], plan)
+                done[index] = rejudged is not None
+                if rejudged is not None:
+                    tally.add(index, rejudged)
+                if keep:
+                    results[index] = rejudged
+    pending = [(i, s) for i, s in enumerate(samples) if not done[i]]
     done_count = len(samples) - len(pending)
     progress: Callable[[int, int], None] | None = options.on_progress
     stream = ResultStream(options.output, append=options.resume) if options.output else None
@@ -119,8 +131,11 @@ def run_batch(
     try:
         for batch in batches:
             for index, result in batch:
-                results[index] = result
-                unwritten.append((keys[index], result))
+                tally.add(index, result)
+                if keep:
+                    results[index] = result
+                if stream is not None:
+                    unwritten.append((keys[index], result))
                 done_count += 1
                 if progress is not None:
                     progress(done_count, len(samples))
@@ -133,7 +148,7 @@ def run_batch(
                 stream.write(unwritten)  # also when interrupted: keep every finished result
             finally:
                 stream.close()
-    return [r for r in results if r is not None]
+    return [r for r in results if r is not None], tally
 
 
 def summarize_batch(
@@ -145,24 +160,33 @@ def summarize_batch(
     """Aggregates, composite statistics, overall pass, total cost and (with ``baseline``)
     regressions of ``results``. A metric id listed twice in ``metric_ids`` has one aggregate and
     two regression records (as in rag-eval-node-ts 0.3)."""
-    aggregates = {
-        metric_id: aggregate_metric(metric_id, results) for metric_id in dict.fromkeys(metric_ids)
-    }
-    composite = composite_aggregate(results)
-    directions: dict[str, bool] = {}
-    total = Cost()
-    for result in results:
-        directions.update(result.higher_is_better)
-        total = total + result.cost
+    return summarize_tally(
+        BatchTally.of(results, metric_ids), results, metric_ids, baseline, regression_threshold
+    )
+
+
+def summarize_tally(
+    tally: BatchTally,
+    results: Sequence[EvalResult],
+    metric_ids: Sequence[str],
+    baseline: Any = None,
+    regression_threshold: float = 0.05,
+) -> BatchEvalResult:
+    """:func:`summarize_batch` from a tally; ``results`` are carried as given (empty when they
+    were not kept)."""
+    aggregates = {metric_id: tally.aggregate(metric_id) for metric_id in tally.metric_ids}
+    composite = tally.composite()
+    counts = tally.counts()
     return BatchEvalResult(
         results=tuple(results),
         aggregates=aggregates,
         composite_aggregate=composite,
-        passed=batch_passed(results, composite),
-        total_cost=total,
+        passed=counts.failed == 0 and composite.pass_rate >= 0.5,
+        total_cost=tally.total_cost(),
         regressions=None
         if baseline is None
         else detect_regressions(
-            aggregates, baseline, regression_threshold, directions, list(metric_ids)
+            aggregates, baseline, regression_threshold, tally.directions, list(metric_ids)
         ),
+        counts=counts,
     )

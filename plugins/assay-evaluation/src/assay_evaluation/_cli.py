@@ -144,9 +144,8 @@ def _summary(batch: BatchEvalResult) -> str:
             f"judge: {cost.llm_calls} calls, {cost.input_tokens} input / {cost.output_tokens} "
             f"output tokens, {cost.cache_hits} cache hits, {cost.parse_failures} parse failures"
         )
-    failed = sum(not r.passed for r in batch.results)
     lines.append(
-        f"{len(batch.results)} samples, {failed} failed: "
+        f"{batch.sample_count} samples, {batch.failed_count} failed: "
         + ("PASSED" if batch.passed and not batch.regressed else "FAILED")
     )
     return "\n".join(lines)
@@ -258,6 +257,8 @@ def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
         options["baseline_result"] = read_json_file(cli["baseline"])
     if cli["output"]:
         options.update(output=cli["output"], resume=cli["resume"])
+    # the summary needs only the aggregates and counts; --json and --html print every result
+    options["keep_results"] = bool(cli["as_json"] or cli["html_path"])
     show_bar = sys.stderr.isatty() and not cli["as_json"]
     pool = None
     workers: int = cli["workers"]  # workers_option: 0 in-process, N processes, auto one per CPU

@@ -136,6 +136,11 @@ class EvaluateOptions:
         output: a JSON Lines path; each finished sample's result is appended as it finishes.
         resume: with ``output``, skip samples whose id is already in that file and keep their
             stored results.
+        keep_results: keep every sample's :class:`~assay_evaluation.EvalResult` in the returned
+            batch (default). ``False`` keeps only what the aggregates need (scores and pass
+            flags), so a run over a million samples, or the resume of one, holds no explanations,
+            signals or samples; ``BatchEvalResult.results`` is then empty (the full results are
+            in ``output``).
         timestamp: an ISO-8601 date-time stamped on every result evaluated in this call
             (``EvalResult.timestamp``); ``None`` (default) stamps nothing. Never read from a
             clock, so results stay deterministic; resumed results keep their stored stamp.
@@ -159,6 +164,7 @@ class EvaluateOptions:
     regression_threshold: float = 0.05
     output: str | None = None
     resume: bool = False
+    keep_results: bool = True
     timestamp: str | None = None
 
     def merged(self, overrides: EvaluateOptions | Mapping[str, Any] | None) -> EvaluateOptions:
@@ -259,6 +265,12 @@ def parse_options(options: EvaluateOptions | Mapping[str, Any] | None) -> Evalua
     if executor is not None and not callable(getattr(executor, "submit", None)):
         raise AssayError(
             Code.INVALID_OPTION, "must be a concurrent.futures.Executor", "options.executor"
+        )
+    if not isinstance(raw.get("keep_results", True), bool):
+        raise AssayError(
+            Code.INVALID_OPTION,
+            f"must be true or false, got {raw['keep_results']!r}",
+            "options.keepResults",
         )
     if raw.get("timestamp") is not None:
         check_timestamp(raw["timestamp"], "options.timestamp")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -12,7 +12,7 @@ from assay import AssayError, ErrorCode
 from assay_evaluation._types import EvalResult
 from assay_evaluation._wire import result_from_wire, result_to_wire
 
-__all__ = ["ResultStream", "read_finished", "read_results"]
+__all__ = ["ResultStream", "iter_finished", "read_finished", "read_results"]
 
 
 def read_results(path: str | os.PathLike[str]) -> list[EvalResult]:
@@ -20,7 +20,7 @@ def read_results(path: str | os.PathLike[str]) -> list[EvalResult]:
     ignored; the file is not changed).
 
     :raises AssayError: ``IO_ERROR`` when the file cannot be read; ``MALFORMED_INPUT`` as
-        :func:`read_finished`.
+        :func:`iter_finished`.
     """
     if not Path(path).is_file():
         raise AssayError(ErrorCode.IO_ERROR, "no such results file", str(path))
@@ -28,43 +28,67 @@ def read_results(path: str | os.PathLike[str]) -> list[EvalResult]:
 
 
 def read_finished(path: str | os.PathLike[str], repair: bool = True) -> dict[str, EvalResult]:
-    """Results already in ``path``, by resume key (the sample id, or ``#<index>``).
+    """Results already in ``path``, by resume key (the sample id, or ``#<index>``); the last
+    line of a key wins. See :func:`iter_finished`.
 
-    A last line cut off by a crash (no newline, or not JSON) is dropped and the file is
-    truncated to the last complete line (when ``repair``), so appending continues cleanly. A
-    missing file means nothing is finished.
+    :raises AssayError: ``MALFORMED_INPUT`` as :func:`iter_finished`.
+    """
+    return dict(iter_finished(path, repair))
+
+
+def _has_content(handle: IO[bytes]) -> bool:
+    """Whether what is left in ``handle`` holds anything but whitespace (read in blocks)."""
+    while block := handle.read(1 << 20):
+        if block.strip():
+            return True
+    return False
+
+
+def iter_finished(
+    path: str | os.PathLike[str], repair: bool = True
+) -> Iterator[tuple[str, EvalResult]]:
+    """``(resume key, result)`` for each line of ``path``, in file order, read one line at a
+    time: memory holds one line and its result, never the file (a resumed 50k-sample run does
+    not hold 175 MB of text). Each line is validated as it is read.
+
+    A last line cut off by a crash (no newline, or not JSON) is dropped and, once the file has
+    been read to its end, truncated away (when ``repair``), so appending continues cleanly. A
+    missing file yields nothing.
 
     :raises AssayError: ``MALFORMED_INPUT`` when a complete line in the middle is not a stored
         result (the file is not ours; nothing is changed).
     """
     target = Path(path)
     if not target.exists():
-        return {}
-    data = target.read_bytes()
-    finished: dict[str, EvalResult] = {}
+        return
     good_end = 0
-    position = 0
-    while position < len(data):
-        newline = data.find(b"\n", position)
-        if newline < 0:
-            break  # cut off mid-line by an interruption
-        line = data[position:newline]
-        try:
-            wire = json.loads(line)
-        except ValueError as exc:
-            if data[newline + 1 :].strip():
+    with target.open("rb") as handle:
+        for line in handle:
+            if not line.endswith(b"\n"):
+                break  # cut off mid-line by an interruption
+            try:
+                wire = json.loads(line)
+            except ValueError as exc:
+                if _has_content(handle):
+                    raise AssayError(
+                        ErrorCode.MALFORMED_INPUT,
+                        f"line at byte {good_end} is not JSON; not a results stream",
+                        str(target),
+                    ) from exc
+                break
+            where = f"{target}@{good_end}"
+            if not isinstance(wire, dict) or not isinstance(wire.get("key"), str):
                 raise AssayError(
                     ErrorCode.MALFORMED_INPUT,
-                    f"line at byte {position} is not JSON; not a results stream",
-                    str(target),
-                ) from exc
-            break
-        finished[wire["key"]] = result_from_wire(wire["result"], f"{target}@{position}")
-        position = good_end = newline + 1
-    if repair and good_end < len(data):
+                    'not a stored evaluation result (a line is {"key": str, "result": {...}})',
+                    where,
+                )
+            yield wire["key"], result_from_wire(wire.get("result") or {}, where)
+            good_end += len(line)
+        size = handle.seek(0, os.SEEK_END)
+    if repair and good_end < size:
         with target.open("r+b") as handle:
             handle.truncate(good_end)
-    return finished
 
 
 class ResultStream:

@@ -8,7 +8,14 @@ import attrs
 
 from assay import EvalSample, MetricResult
 
-__all__ = ["BatchEvalResult", "Cost", "EvalResult", "MetricAggregate", "MetricRegression"]
+__all__ = [
+    "BatchCounts",
+    "BatchEvalResult",
+    "Cost",
+    "EvalResult",
+    "MetricAggregate",
+    "MetricRegression",
+]
 
 
 def _ids(values: Iterable[str]) -> tuple[str, ...]:
@@ -134,6 +141,22 @@ class MetricRegression:
 
 
 @attrs.frozen
+class BatchCounts:
+    """How many samples a batch had and failed, known even when its results were not kept.
+
+    Attributes:
+        samples: samples in the batch.
+        failed: samples whose overall ``passed`` is false.
+        metric_failures: per metric id, samples whose result for it failed (``passed is
+            False``; undetermined is not a failure).
+    """
+
+    samples: int
+    failed: int
+    metric_failures: Mapping[str, int]
+
+
+@attrs.frozen
 class BatchEvalResult:
     """The evaluation of a batch.
 
@@ -145,6 +168,12 @@ class BatchEvalResult:
         passed: every sample passed and ``composite_aggregate.pass_rate >= 0.5``.
         total_cost: judge usage over all samples.
         regressions: per-metric comparison with a baseline, or ``None`` when none was given.
+        counts: samples, failed samples and per-metric failures; ``None`` in a result built by
+            hand (they are then counted from ``results``).
+
+    With ``keep_results=False`` (what ``assay eval`` does unless ``--json`` or ``--html`` needs
+    every result) ``results`` is empty: the aggregates, pass, cost, regressions and
+    ``counts`` are those of the full batch, but no per-sample result is held in memory.
     """
 
     results: tuple[EvalResult, ...] = attrs.field(converter=_results)
@@ -153,6 +182,24 @@ class BatchEvalResult:
     passed: bool
     total_cost: Cost = Cost()
     regressions: tuple[MetricRegression, ...] | None = None
+    counts: BatchCounts | None = None
+
+    @property
+    def sample_count(self) -> int:
+        """Samples in the batch (also when ``results`` were not kept)."""
+        return len(self.results) if self.counts is None else self.counts.samples
+
+    @property
+    def failed_count(self) -> int:
+        """Samples that did not pass (also when ``results`` were not kept)."""
+        if self.counts is None:
+            return sum(not r.passed for r in self.results)
+        return self.counts.failed
+
+    @property
+    def results_kept(self) -> bool:
+        """Whether ``results`` holds every sample's result."""
+        return len(self.results) == self.sample_count
 
     @property
     def regressed(self) -> list[MetricRegression]:
@@ -161,6 +208,13 @@ class BatchEvalResult:
 
     def failed_thresholds(self) -> dict[str, float]:
         """Metric id -> pass rate, for every metric that some sample failed."""
+        if self.counts is not None:
+            failures = self.counts.metric_failures
+            return {
+                metric_id: aggregate.pass_rate
+                for metric_id, aggregate in self.aggregates.items()
+                if failures.get(metric_id, 0)
+            }
         return {
             metric_id: aggregate.pass_rate
             for metric_id, aggregate in self.aggregates.items()

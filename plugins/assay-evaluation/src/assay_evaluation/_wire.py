@@ -157,9 +157,10 @@ def regression_to_wire(regression: MetricRegression) -> dict[str, Any]:
 
 def batch_to_wire(batch: BatchEvalResult, with_results: bool = True) -> dict[str, Any]:
     """The JSON form of a batch result; ``regressions`` only when a baseline was given. Without
-    ``results`` it is the aggregate record used as a baseline file."""
+    ``results`` it is the aggregate record used as a baseline file; so it is, too, for a batch
+    whose results were not kept (``keep_results=False``)."""
     wire: dict[str, Any] = {}
-    if with_results:
+    if with_results and batch.results_kept:
         wire["results"] = [result_to_wire(r) for r in batch.results]
     wire.update(
         aggregates={k: aggregate_to_wire(v) for k, v in batch.aggregates.items()},
