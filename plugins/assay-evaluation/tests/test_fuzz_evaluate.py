@@ -13,7 +13,9 @@ import assay
 from assay_evaluation import create_evaluator, evaluate, evaluate_batch
 from assay_evaluation._options import parse_options
 
-pytest.importorskip("assay_faithfulness")
+pytest.importorskip(
+    "assay_faithfulness", reason="fuzzes the faithfulness metrics (installed in CI)"
+)
 
 SCALARS = st.one_of(
     st.none(),
