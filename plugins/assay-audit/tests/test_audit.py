@@ -393,3 +393,40 @@ def test_two_chain_objects_on_one_file_interleave_appends(tmp_path: Path):
     assert verify_chain_file(path).valid
     assert len(read_chain_file(path)) == 10
     assert len(second) == 10
+
+
+HUGE_INT = "1" + "0" * 5000  # over Python's 4,300-digit limit for reading an integer
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [
+        ('{"index":0,"payload":{"n":' + HUGE_INT + '},"previousHash":"","hash":""}\n', "line 1"),
+        ('{"index":' + HUGE_INT + ',"payload":1,"previousHash":"","hash":""}\n', "line 1"),
+        ('{"index":0,"payload":1,"previousHash":"","hash":""}\n' + DEEP + "\n", "line 2"),
+        (DEEP + "\n", "chain.json"),
+        ('[{"index":0,"payload":' + HUGE_INT + ',"previousHash":"","hash":""}]', "chain.json"),
+    ],
+)
+def test_json_too_deep_or_integers_too_long_are_invalid_snapshot(
+    tmp_path: Path, text: str, path: str
+):
+    # were a RecursionError / ValueError traceback from `assay audit verify`
+    file = tmp_path / "chain.json"
+    file.write_text(text, encoding="utf-8")
+    for read in (read_chain_file, verify_chain_file, AuditChain):
+        with pytest.raises(AssayError) as info:
+            read(file)
+        assert info.value.code == "INVALID_SNAPSHOT"
+        assert info.value.path is not None and info.value.path.endswith(path)
+
+
+def test_an_unterminated_last_line_too_long_to_read_is_refused_on_open(tmp_path: Path):
+    path = tmp_path / "chain.jsonl"
+    AuditChain(path).append({"decision": 0})
+    with path.open("a", encoding="utf-8") as file:  # whole JSON, no newline, unreadable integer
+        file.write('{"index":1,"payload":' + HUGE_INT + ',"previousHash":"","hash":""}')
+    with pytest.raises(AssayError) as info:
+        AuditChain(path)
+    assert (info.value.code, info.value.path) == ("INVALID_SNAPSHOT", "line 2")

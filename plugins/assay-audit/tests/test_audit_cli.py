@@ -87,3 +87,19 @@ def test_verify_reports_a_last_line_without_newline_with_its_offset(tmp_path: Pa
     assert as_json.exit_code == 20
     assert json.loads(as_json.output)["reason"] == "unterminated-line"
     assert json.loads(as_json.output)["offset"] == offset
+
+
+def test_verify_of_json_too_deep_or_an_integer_too_long_is_exit_2(tmp_path: Path):
+    # was a Python traceback and exit 1
+    huge = "1" + "0" * 5000
+    for name, text in (
+        ("deep.jsonl", "[" * 100_000 + "]" * 100_000 + "\n"),
+        ("huge.jsonl", '{"index":0,"payload":{"n":' + huge + '},"previousHash":"","hash":""}\n'),
+    ):
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        for argv in (["audit", "verify", str(path)], ["audit", "verify", "--json", str(path)]):
+            result = CliRunner().invoke(build_cli(), argv)
+            assert result.exit_code == 2, result.output
+            assert result.stderr.startswith("error [INVALID_SNAPSHOT] ")
+            assert result.exception is None or isinstance(result.exception, SystemExit)

@@ -233,6 +233,22 @@ class _Tail:
     text: str
 
 
+def _loads(text: str, name: str, path: str | None) -> Any:
+    """``json.loads(text)``; JSON that is not valid, nests too deep or holds an integer too long
+    to read (over 4,300 digits) is ``INVALID_SNAPSHOT`` at ``path``, not a RecursionError or a
+    ValueError. ``name`` says what was read ("line 3", the file's name)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise AssayError(INVALID_SNAPSHOT, f"{name} is not valid JSON: {exc.msg}", path) from exc
+    except RecursionError as exc:
+        raise AssayError(INVALID_SNAPSHOT, f"{name} nests too deep to read", path) from exc
+    except ValueError as exc:  # int() refuses integers over sys.get_int_max_str_digits()
+        raise AssayError(
+            INVALID_SNAPSHOT, f"{name} holds an integer too long to read: {exc}", path
+        ) from exc
+
+
 def _parse_lines(text: str, first_line: int = 1) -> tuple[list[AuditEntry], _Tail | None]:
     """The entries of the complete lines of JSON Lines ``text``, and its unterminated last line
     (``None`` when ``text`` is empty or ends with a newline). Blank lines are skipped."""
@@ -241,12 +257,7 @@ def _parse_lines(text: str, first_line: int = 1) -> tuple[list[AuditEntry], _Tai
     for number, line in enumerate(lines[:-1], start=first_line):
         if not line.strip():
             continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise AssayError(
-                INVALID_SNAPSHOT, f"line {number} is not valid JSON: {exc.msg}", f"line {number}"
-            ) from exc
+        data = _loads(line, f"line {number}", f"line {number}")
         entries.append(AuditEntry.from_wire(data, f"line {number}"))
     tail = None
     if lines[-1]:
@@ -263,10 +274,7 @@ def _read_chain_text(
 
     text = read_text_input(path)
     if text.lstrip().startswith("["):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise AssayError(INVALID_SNAPSHOT, f"{path} is not valid JSON: {exc.msg}") from exc
+        data = _loads(text, "the chain", str(path))
         return [AuditEntry.from_wire(item, f"[{i}]") for i, item in enumerate(data)], None
     return _parse_lines(text)
 
@@ -445,6 +453,8 @@ class AuditChain:
             data = json.loads(tail.text)
         except json.JSONDecodeError:
             return None
+        except (RecursionError, ValueError):  # whole JSON, but too deep or too long to read
+            data = _loads(tail.text, f"line {tail.line}", f"line {tail.line}")
         entry = AuditEntry.from_wire(data, f"line {tail.line}")
         result = verify_chain([*entries, entry])
         if not result.valid:
