@@ -194,15 +194,9 @@ def test_dimensions_that_are_not_a_list_are_refused_with_a_path(dimensions: Any)
     ],
 )
 def test_signal_names_must_be_an_array_of_strings(signal_policy: dict[str, Any]) -> None:
-    inputs = {
-        "supportLevel": "high",
-        "hasConflict": False,
-        "candidates": [{"retrievalScores": {"a": 0.9}, "combinedScore": 0.9}],
-    }
     with pytest.raises(assay.AssayError) as caught:
-        assay_scorecard.compute_confidence(inputs, {"signalPolicy": signal_policy})
+        scorer(Fixed("a", 1, 1), config={"signalPolicy": signal_policy})
     assert (caught.value.code, caught.value.path) == ("INVALID_CONFIG", "signalPolicy")
-    card = assay_scorecard.compute_confidence(
-        inputs, {"signalPolicy": {"require": ["citationCount"], "reviewWhenMissing": None}}
-    )
+    good = {"signalPolicy": {"require": ["citationCount"], "reviewWhenMissing": None}}
+    card = scorer(Fixed("a", 1, 1), config=good).compute(INPUTS)
     assert "citationCount" in assay_scorecard.render_text(card)
