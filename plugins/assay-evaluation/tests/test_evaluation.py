@@ -432,6 +432,33 @@ def test_replay_rejudges_without_recomputing(registry):
     assert excinfo.value.code == "INVALID_THRESHOLD"
 
 
+def test_integer_id_beyond_10_to_the_18_is_an_invalid_sample(registry):
+    # str() of a 5,000-digit int raised a bare ValueError
+    with pytest.raises(assay.AssayError) as excinfo:
+        evaluate({**SAMPLE, "id": 10**5000}, ["word_count"], registry=registry)
+    assert codes_of(excinfo) == ("INVALID_SAMPLE", "sample.id")
+    assert "10**18" in excinfo.value.message
+    with pytest.raises(assay.AssayError) as excinfo:
+        evaluate({**SAMPLE, "id": -(10**18) - 1}, ["word_count"], registry=registry)
+    assert codes_of(excinfo) == ("INVALID_SAMPLE", "sample.id")
+    at_limit = evaluate({**SAMPLE, "id": 10**18}, ["word_count"], registry=registry)
+    assert at_limit.sample.id == str(10**18)
+
+
+def test_evaluator_call_options_that_are_not_a_mapping_are_refused(registry):
+    evaluator = create_evaluator({"metrics": ["word_count"]}, registry=registry)
+    with pytest.raises(assay.AssayError) as excinfo:
+        evaluator.evaluate(SAMPLE, options=[])  # type: ignore[arg-type]
+    assert codes_of(excinfo) == ("INVALID_OPTION", "options")
+
+
+def test_replay_thresholds_that_are_not_a_mapping_are_refused(registry):
+    result = evaluate(SAMPLE, ["word_count"], registry=registry)
+    with pytest.raises(assay.AssayError) as excinfo:
+        replay_thresholds(result, thresholds=1.5)  # type: ignore[arg-type]
+    assert codes_of(excinfo) == ("INVALID_THRESHOLD", "thresholds")
+
+
 def test_create_evaluator_merges_config_and_call_options(registry):
     evaluator = create_evaluator(
         {

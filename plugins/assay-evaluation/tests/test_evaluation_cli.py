@@ -203,6 +203,42 @@ def test_bad_input_exits_2_with_a_coded_error(data, args, line, expected):
     assert "Traceback" not in err
 
 
+def test_a_line_nested_too_deep_exits_2_naming_the_line(data, tmp_path):
+    with data.open("a") as handle:  # after 6 good lines and a blank one
+        handle.write("[" * 10_000 + "]" * 10_000 + "\n")
+    code, out, err = run(data)
+    assert (code, out) == (2, "")
+    assert err.startswith("error [MALFORMED_INPUT] line 8: JSON nests too deep"), err
+    assert "Traceback" not in err
+    whole = tmp_path / "deep.json"
+    whole.write_text('{"a": ' * 100_000 + "1" + "}" * 100_000)
+    code, _, err = run(whole)
+    assert code == 2 and err.startswith("error [MALFORMED_INPUT] line 1:"), err
+
+
+def test_an_integer_too_long_to_read_exits_2_naming_the_line(data):
+    with data.open("a") as handle:
+        handle.write('{"question": "q", "answer": "a", "contexts": [], "n": ' + "7" * 5000 + "}\n")
+    code, out, err = run(data)
+    assert (code, out) == (2, "")
+    assert err.startswith("error [MALFORMED_INPUT] line 8: holds an integer too long"), err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"), [('"x"', "a string"), ("3", "a number"), ("null", "null")]
+)
+def test_config_file_that_is_not_an_object_exits_2(data, tmp_path, text, kind):
+    config = tmp_path / "eval.json"
+    config.write_text(text)
+    code, out, err = run(data, "--config", config)
+    assert (code, out) == (2, "")
+    assert err.startswith(
+        f"error [INVALID_OPTION] {config}: the config must be a JSON object, got {kind}"
+    ), err
+    assert "Traceback" not in err
+
+
 def test_missing_file_exits_2(tmp_path):
     code, _, err = run(tmp_path / "absent.jsonl")
     assert code == 2 and err.startswith("error [IO_ERROR]")

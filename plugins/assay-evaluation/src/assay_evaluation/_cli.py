@@ -47,6 +47,35 @@ def _read_text(path: str) -> str:
         ) from exc
 
 
+def _json_kind(value: Any) -> str:
+    """``value``'s JSON type, as a reader of the file would name it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    return "a string" if isinstance(value, str) else "an array"
+
+
+def _read_config(path: str | None) -> dict[str, Any]:
+    """The ``--config`` file as a dict (``{}`` without one).
+
+    :raises AssayError: the codes of :func:`~assay.cli.read_json_file`; ``INVALID_OPTION`` when
+        the file's top-level value is not a JSON object.
+    """
+    if not path:
+        return {}
+    config = read_json_file(path)
+    if not isinstance(config, dict):
+        raise AssayError(
+            Code.INVALID_OPTION,
+            f"the config must be a JSON object, got {_json_kind(config)}",
+            path,
+        )
+    return dict(config)
+
+
 def read_samples(path: str) -> list[Any]:
     """Samples from a JSON Lines file, ``-`` for standard input (one ``EvalSample`` object per
     line in the JSON input format, compatible with rag-eval-node-ts 0.3; blank lines skipped).
@@ -65,6 +94,16 @@ def read_samples(path: str) -> list[Any]:
         except json.JSONDecodeError as exc:
             raise AssayError(
                 ErrorCode.MALFORMED_INPUT, f"not valid JSON: {exc.msg}", f"line {number}"
+            ) from exc
+        except RecursionError as exc:
+            raise AssayError(
+                ErrorCode.MALFORMED_INPUT, "JSON nests too deep to read", f"line {number}"
+            ) from exc
+        except ValueError as exc:  # int() refuses integers over sys.get_int_max_str_digits()
+            raise AssayError(
+                ErrorCode.MALFORMED_INPUT,
+                f"holds an integer too long to read: {exc}",
+                f"line {number}",
             ) from exc
         samples.append(coerce_sample(value, f"line {number}"))
     return samples
@@ -243,7 +282,7 @@ def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
     was found, 2 bad input or configuration.
     """
     registry = default_registry()
-    config = dict(read_json_file(cli.pop("config_path"))) if cli["config_path"] else {}
+    config = _read_config(cli.pop("config_path"))
     cli["threshold"] = _parse_thresholds(cli.pop("thresholds"))
     metrics, options = _options(config, cli, registry)
     samples = read_samples(data)

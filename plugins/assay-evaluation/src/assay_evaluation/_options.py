@@ -181,8 +181,14 @@ class EvaluateOptions:
                 for name in _FIELDS
                 if getattr(overrides, name) != getattr(defaults, name)
             }
-        else:
+        elif isinstance(overrides, Mapping):
             changes = _normalise_keys(overrides)
+        else:
+            raise AssayError(
+                Code.INVALID_OPTION,
+                f"options must be a mapping, got {type(overrides).__name__}",
+                "options",
+            )
         base = attrs.asdict(self, recurse=False)
         for name in _MERGED & set(changes):
             if isinstance(changes[name], Mapping):

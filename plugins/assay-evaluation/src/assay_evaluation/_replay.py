@@ -59,6 +59,12 @@ def replay_thresholds(
     :raises AssayError: ``INVALID_THRESHOLD`` outside [0, 1]; ``UNKNOWN_METRIC`` for an id the
         result does not contain.
     """
+    if thresholds is not None and not isinstance(thresholds, Mapping):
+        raise AssayError(
+            Code.INVALID_THRESHOLD,
+            f"thresholds must be a mapping of metric id to threshold, got {type(thresholds).__name__}",
+            "thresholds",
+        )
     results = result.results if isinstance(result, BatchEvalResult) else (result,)
     present = {m for r in results for m in r.metrics}
     normalized: dict[str, float] = {}

@@ -69,6 +69,12 @@ def coerce_sample(value: EvalSample | Mapping[str, Any], path: str = "sample") -
     sample_id = fields.get("id")
     if isinstance(sample_id, bool) or not isinstance(sample_id, str | int | type(None)):
         raise AssayError(Code.INVALID_SAMPLE, "id must be a string or an integer", f"{path}.id")
+    if isinstance(sample_id, int) and not -_MAX_ID <= sample_id <= _MAX_ID:
+        raise AssayError(
+            Code.INVALID_SAMPLE,
+            "an integer id must lie between -10**18 and 10**18 (use a string for longer ids)",
+            f"{path}.id",
+        )
     metadata = fields.get("metadata") or {}
     if not isinstance(metadata, Mapping):
         raise AssayError(Code.INVALID_SAMPLE, "metadata must be an object", f"{path}.metadata")
@@ -80,6 +86,10 @@ def coerce_sample(value: EvalSample | Mapping[str, Any], path: str = "sample") -
         id=None if sample_id is None else str(sample_id),
         metadata=metadata,
     )
+
+
+_MAX_ID = 10**18
+"""Largest integer id accepted; longer ids are refused rather than turned into huge strings."""
 
 
 def sample_to_wire(sample: EvalSample) -> dict[str, Any]:
