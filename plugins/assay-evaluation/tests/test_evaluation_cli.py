@@ -13,19 +13,9 @@ import assay
 from assay._cli.main import build_cli
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_evaluation_toys import ContextCount, TruthOverlap, WordCount, toy_samples
+from test_evaluation_toys import toy_samples
 
-
-@pytest.fixture(autouse=True)
-def toy_default_registry(monkeypatch):
-    monkeypatch.setenv(
-        "ASSAY_PLUGINS", "evaluation"
-    )  # only `assay eval`: our toy metrics, no others
-    assay.reset_default_registry()
-    for metric in (WordCount(), TruthOverlap(), ContextCount()):
-        assay.register(metric)
-    yield
-    assay.reset_default_registry()
+pytestmark = pytest.mark.usefixtures("toy_default_registry")
 
 
 @pytest.fixture

@@ -26,11 +26,11 @@ class FunctionMetric:
 
 
 @attrs.frozen
-class CountingMetric:
-    """Wraps a metric and appends each sample id it computes to ``calls`` (in-process only)."""
+class WrappedMetric:
+    """A metric that passes its id, threshold, direction and requirements through to ``inner``;
+    subclasses change what ``compute`` does around the inner metric's result."""
 
     inner: object
-    calls: list = attrs.field(factory=list, eq=False)
 
     @property
     def id(self):
@@ -47,6 +47,16 @@ class CountingMetric:
     @property
     def requires(self):
         return self.inner.requires
+
+    def compute(self, sample, context, threshold):
+        return self.inner.compute(sample, context, threshold)
+
+
+@attrs.frozen
+class CountingMetric(WrappedMetric):
+    """Wraps a metric and appends each sample id it computes to ``calls`` (in-process only)."""
+
+    calls: list = attrs.field(factory=list, eq=False)
 
     def compute(self, sample, context, threshold):
         self.calls.append(sample.id)

@@ -15,34 +15,22 @@ import assay
 from assay_evaluation import batch_to_wire, evaluate_batch
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_evaluation_toys import CountingMetric, TruthOverlap, WordCount, toy_samples
+from test_evaluation_toys import (
+    CountingMetric,
+    TruthOverlap,
+    WordCount,
+    WrappedMetric,
+    toy_samples,
+)
 
 N = 3000
 SAMPLES = toy_samples(N)
 
 
 @attrs.frozen
-class Verbose:
+class Verbose(WrappedMetric):
     """Wraps a metric and gives its result the bulk of a real one: a long explanation and
     signals with evidence (what a resumed run must not keep per sample)."""
-
-    inner: object
-
-    @property
-    def id(self):
-        return self.inner.id
-
-    @property
-    def default_threshold(self):
-        return self.inner.default_threshold
-
-    @property
-    def higher_is_better(self):
-        return self.inner.higher_is_better
-
-    @property
-    def requires(self):
-        return self.inner.requires
 
     def compute(self, sample, context, threshold):
         result = self.inner.compute(sample, context, threshold)
