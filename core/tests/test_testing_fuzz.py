@@ -1,4 +1,5 @@
-"""The fuzzing helpers of assay.testing: hostile values near valid ones, and the error contract."""
+"""The testing helpers of assay.testing: fuzzing near valid input, the error contract, a plugin's
+CLI under the real root group."""
 
 from __future__ import annotations
 
@@ -28,3 +29,20 @@ def test_only_assay_errors_lets_coded_errors_pass_and_others_fail() -> None:
     only_assay_errors(coded)
     with pytest.raises(TypeError):
         only_assay_errors(bug)
+
+
+def test_plugin_cli_adds_a_hook_modules_commands_under_the_real_root_group() -> None:
+    import types
+
+    import click
+    from click.testing import CliRunner
+
+    from assay.testing import plugin_cli
+
+    @click.command("fail")
+    def fail() -> None:
+        raise assay.AssayError("INVALID_INPUT", "bad", "x")
+
+    module = types.SimpleNamespace(assay_cli=lambda cli: cli.add_command(fail))
+    result = CliRunner().invoke(plugin_cli(module), ["fail"])
+    assert (result.exit_code, result.stderr) == (2, "error [INVALID_INPUT] x: bad\n")

@@ -54,6 +54,7 @@ __all__ = [
     "hostile_json",
     "mutated_json",
     "only_assay_errors",
+    "plugin_cli",
     "pure_python_result",
     "typed_fields",
     "wire_differences",
@@ -274,3 +275,15 @@ def only_assay_errors(call: Any) -> None:
         call()
     except AssayError as error:
         assert error.code and isinstance(error.message, str), error
+
+
+def plugin_cli(*hook_modules: Any) -> Any:
+    """A root ``assay`` command group holding only the commands of ``hook_modules`` (each a
+    module with an ``assay_cli`` hook), added through that hook as the real CLI does: commands
+    then get the shared error lines and exit codes. Run it with ``click.testing.CliRunner``."""
+    from assay.cli import AssayGroup
+
+    root = AssayGroup(name="assay")
+    for module in hook_modules:
+        module.assay_cli(root)
+    return root

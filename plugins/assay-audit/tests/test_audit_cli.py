@@ -8,15 +8,14 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from assay.cli import AssayGroup
+from assay.testing import plugin_cli
 from assay_audit import AuditChain
 from assay_audit import plugin as audit_builtin
 
 
 def build_cli() -> AssayGroup:
     """A root group holding only the audit commands, added through their hook."""
-    root = AssayGroup(name="assay")
-    audit_builtin.assay_cli(root)
-    return root
+    return plugin_cli(audit_builtin)
 
 
 def _write_chain(path: Path, n: int = 3) -> None:

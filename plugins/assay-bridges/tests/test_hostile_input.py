@@ -14,10 +14,9 @@ from hypothesis import strategies as st
 import assay
 import assay_bridges as B
 from assay import ExitCode
-from assay.cli import AssayGroup
-from assay.testing import mutated_json, only_assay_errors
+from assay.testing import mutated_json, only_assay_errors, plugin_cli
+from assay_bridges import plugin
 from assay_bridges.catalog import BUILTIN_BRIDGES
-from assay_bridges.plugin import assay_cli
 
 # the shape of TruLens 2.16's FeedbackResult (wait_for_feedback_results(), legacy mode)
 FEEDBACK = [
@@ -69,12 +68,7 @@ def test_trulens_mapping_that_matches_nothing_is_a_warning():
 
 @pytest.fixture
 def cli() -> click.Group:
-    @click.group(cls=AssayGroup)
-    def root() -> None:
-        """assay (test root)"""
-
-    assay_cli(root)
-    return root
+    return plugin_cli(plugin)
 
 
 def test_bridge_cli_refuses_nan_in_inputs(cli, tmp_path):

@@ -12,10 +12,8 @@ from hypothesis import strategies as st
 
 import assay
 from assay import ExitCode
-from assay.cli import AssayGroup
-from assay.testing import mutated_json, only_assay_errors
-from assay_calibration import probability, score_bands
-from assay_calibration.plugin import assay_cli
+from assay.testing import mutated_json, only_assay_errors, plugin_cli
+from assay_calibration import plugin, probability, score_bands
 
 HISTORY = [
     {"total": 52, "recommendedAction": "review", "outcome": "rejected"},
@@ -53,12 +51,7 @@ def test_bad_input_raises_assay_error_with_code_and_path(call, code, path):
 
 @pytest.fixture
 def cli() -> click.Group:
-    @click.group(cls=AssayGroup)
-    def root() -> None:
-        """assay (test root)"""
-
-    assay_cli(root)
-    return root
+    return plugin_cli(plugin)
 
 
 @pytest.mark.parametrize(

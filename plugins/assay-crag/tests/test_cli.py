@@ -11,19 +11,13 @@ import pytest
 from click.testing import CliRunner
 
 from assay import ExitCode
-from assay.cli import AssayGroup
-from assay_crag import QualityInput
-from assay_crag.plugin import assay_cli
+from assay.testing import plugin_cli
+from assay_crag import QualityInput, plugin
 
 
 @pytest.fixture
 def cli() -> click.Group:
-    @click.group(cls=AssayGroup)
-    def root() -> None:
-        """assay (test root)"""
-
-    assay_cli(root)
-    return root
+    return plugin_cli(plugin)
 
 
 def _run(cli: click.Group, *args: str, stdin: str | None = None) -> tuple[int, str, str]:

@@ -16,12 +16,10 @@ from hypothesis import strategies as st
 
 import assay
 from assay import ExitCode
-from assay.cli import AssayGroup
-from assay.testing import hostile_json, mutated_json, only_assay_errors
-from assay_crag import QualityScorer, parse_quality_input
+from assay.testing import hostile_json, mutated_json, only_assay_errors, plugin_cli
+from assay_crag import QualityScorer, parse_quality_input, plugin
 from assay_crag import ab as ab_module
 from assay_crag.alerts import QualityMonitor, check_quality_alerts
-from assay_crag.plugin import assay_cli
 from assay_crag.router import CragRouter
 
 AB_RESULTS = Path(__file__).resolve().parents[3] / "examples" / "route" / "ab_results.jsonl"
@@ -88,12 +86,7 @@ def test_bad_input_raises_assay_error_with_code_and_path(call, code, path):
 
 @pytest.fixture
 def cli() -> click.Group:
-    @click.group(cls=AssayGroup)
-    def root() -> None:
-        """assay (test root)"""
-
-    assay_cli(root)
-    return root
+    return plugin_cli(plugin)
 
 
 @pytest.mark.parametrize(

@@ -9,14 +9,13 @@ from click.testing import CliRunner
 
 from assay import ExitCode
 from assay.cli import AssayGroup
+from assay.testing import plugin_cli
 from assay_audit import read_chain_file, verify_chain
 from assay_jeffreys import plugin, to_wire
 
 
 def _cli() -> AssayGroup:
-    root = AssayGroup(name="assay")
-    plugin.assay_cli(root)
-    return root
+    return plugin_cli(plugin)
 
 
 def run(*args: str):

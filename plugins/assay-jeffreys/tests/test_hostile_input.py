@@ -13,8 +13,7 @@ from hypothesis import given, settings
 import assay
 import assay_jeffreys as J
 from assay import ExitCode
-from assay.cli import AssayGroup
-from assay.testing import hostile_json, mutated_json, only_assay_errors
+from assay.testing import hostile_json, mutated_json, only_assay_errors, plugin_cli
 from assay_jeffreys import plugin
 from assay_jeffreys.scores import models_from_wire
 
@@ -113,9 +112,7 @@ def test_run_tool_never_raises_even_when_the_handler_has_a_bug():
 
 
 def _run(*args: str, stdin: str | bytes | None = None):
-    root = AssayGroup(name="assay")
-    plugin.assay_cli(root)
-    return CliRunner().invoke(root, list(args), input=stdin)
+    return CliRunner().invoke(plugin_cli(plugin), list(args), input=stdin)
 
 
 @pytest.mark.parametrize("flag", ["-v", "--version"])

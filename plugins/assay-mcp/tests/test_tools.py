@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 import assay
 from assay.cli import AssayGroup
+from assay.testing import plugin_cli
 from assay_mcp import McpTool, ToolSet, call_tool, collect_tools, describe, plugin
 from assay_mcp.server import build_server
 
@@ -118,9 +119,7 @@ def default_with_echo():
 
 
 def _cli() -> AssayGroup:
-    root = AssayGroup(name="assay")
-    plugin.assay_cli(root)
-    return root
+    return plugin_cli(plugin)
 
 
 def test_mcp_list_shows_every_registered_tool(default_with_echo):
