@@ -97,9 +97,9 @@ def test_cli_report_script():
     )
     out = done.stdout.splitlines()
     assert done.returncode == 0, done.stderr
-    assert out[0].split()[:3] == ["metric", "mean", "median"]
-    assert out[2].startswith("faithfulness            0.356")
-    assert out[10:] == [
+    assert out[0].split()[:3] == ["metric", "threshold", "mean"]
+    assert out[2].split()[:3] == ["faithfulness", ">=0.7", "0.356"]
+    assert out[out.index("6 samples, 6 failed: FAILED") :] == [
         "6 samples, 6 failed: FAILED",
         "exit code 1",
         "exit code 0",

@@ -46,7 +46,19 @@ def test_summary_table_and_exit_0_when_all_thresholds_are_met(data):
     code, out, err = run(data, *LENIENT)
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0].split() == ["metric", "mean", "median", "min", "max", "std", "pass", "null"]
+    assert lines[0].split() == [
+        "metric",
+        "threshold",
+        "mean",
+        "median",
+        "min",
+        "max",
+        "std",
+        "pass",
+        "undet",
+        "error",
+    ]
+    assert lines[2].split()[:2] == ["word_count", ">=0"]
     assert [line.split()[0] for line in lines[2:6]] == [
         "word_count",
         "truth_overlap",
@@ -71,7 +83,14 @@ def test_json_lines_per_sample_then_aggregate(data):
     assert set(first) == {"id", "metrics", "compositeScore", "passed"}
     assert first["id"] == "s0"
     assert set(first["metrics"]) == {"word_count", "truth_overlap"}
-    assert set(first["metrics"]["word_count"]) == {"score", "passed", "explanation", "signals"}
+    assert set(first["metrics"]["word_count"]) == {
+        "score",
+        "passed",
+        "status",
+        "explanation",
+        "signals",
+    }
+    assert first["metrics"]["truth_overlap"]["status"] == "undetermined"
     assert first["metrics"]["truth_overlap"]["score"] is None  # s0 has no ground truth
     aggregate = lines[-1]["aggregate"]
     assert set(aggregate["aggregates"]) == {"word_count", "truth_overlap"}

@@ -121,7 +121,7 @@ def test_failing_gate_names_metric_threshold_and_worst_sample(pytester, data):
             "*GateFailure: assay gate failed over 2 samples:*",
             "*support: 1 of 2 samples below threshold 0.5 (pass rate 50.0%, mean 0.500)",
             "*bad: 0.000 — 5 answer words not in the context",
-            "*samples passing overall: 50.0% (required 100.0%)*",
+            "*samples passing overall: 50.0% (required 100.0%;*",
         ]
     )
     # "correct" could not score "bad" (no ground truth): undetermined, not failing
@@ -164,6 +164,65 @@ def test_baseline_file_is_written_then_compared(pytester, data):
     regressed.stdout.fnmatch_lines(
         ["*regression support: mean 0.700 -> 0.500 (-0.200, allowed -0.05)"]
     )
+
+
+def test_a_metric_error_fails_the_gate_unless_allowed(pytester, data):
+    pytester.makepyfile(
+        """
+        import assay
+
+        class Flaky:
+            id = "flaky"
+            default_threshold = 0.0
+            higher_is_better = True
+            requires = frozenset()
+
+            def compute(self, sample, context, threshold):
+                if sample.id == "bad":
+                    raise TimeoutError("judge timed out")
+                return assay.MetricResult(self.id, 1.0, True, threshold, "ok")
+
+        def test_errors_fail(assay_gate):
+            assay.register(Flaky())
+            batch = assay_gate.evaluate("golden.jsonl", ["flaky"])
+            assay_gate.assert_passes(batch, composite_threshold=0.0)
+
+        def test_errors_allowed(assay_gate):
+            assay.register(Flaky())
+            batch = assay_gate.evaluate("golden.jsonl", ["flaky"])
+            assay_gate.assert_passes(batch, composite_threshold=0.0, min_pass_rate=0.5,
+                                     max_error_rate=0.5)
+
+        def test_regression_gate_fails_on_errors_too(assay_gate):
+            assay.register(Flaky())
+            batch = assay_gate.evaluate("golden.jsonl", ["flaky"])
+            assay_gate.assert_no_regression(batch, "never-read.json")
+        """
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*flaky: 1 of 2 results are errors (allowed 0.0% of all results): "
+            "TimeoutError: judge timed out",
+            "*bad: error — TimeoutError: judge timed out",
+        ]
+    )
+
+
+def test_an_empty_sample_file_is_not_a_quality_failure(pytester, data):
+    (pytester.path / "empty.jsonl").write_text("\n")
+    pytester.makepyfile(
+        """
+        import pytest, assay
+        def test_quality(assay_gate):
+            batch = assay_gate.evaluate([], ["support"])
+            with pytest.raises(assay.AssayError) as excinfo:
+                assay_gate.assert_passes(batch)
+            assert "no samples" in excinfo.value.message
+        """
+    )
+    pytester.runpytest().assert_outcomes(passed=1)
 
 
 def test_bad_sample_file_reports_the_line(pytester):

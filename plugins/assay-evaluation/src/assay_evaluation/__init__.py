@@ -3,7 +3,8 @@ rag-eval-node-ts 0.3.)
 
 Run registered :class:`~assay.Metric` objects over samples, with thresholds, a weighted composite,
 per-metric aggregates, regression detection against a baseline, tri-state results (an
-undetermined score is never a failure), threshold replay, and batch runs on any
+undetermined score is never a failure; a metric or judge error is never a pass), a
+:class:`Gate` a CI job fails on, threshold replay, and batch runs on any
 :class:`concurrent.futures.Executor` that stream results to JSON Lines and resume.
 
 Public API (covered by the versioning policy); the underscore modules are private.
@@ -14,10 +15,19 @@ from assay_evaluation._api import Evaluator, create_evaluator, evaluate, evaluat
 from assay_evaluation._batch import summarize_batch
 from assay_evaluation._codes import EvaluationErrorCode
 from assay_evaluation._context import SampleContext
+from assay_evaluation._gate import FAIL_ON, Gate, GateVerdict
 from assay_evaluation._options import MODES, EvaluateOptions, parse_options, snake_case
-from assay_evaluation._plan import LLM_METRIC_KIND, METRIC_SET_KIND
+from assay_evaluation._outcome import STATUSES, error_of, status_of
+from assay_evaluation._plan import LLM_METRIC_KIND, METRIC_SET_KIND, profile_metrics
+from assay_evaluation._profiles import (
+    COMPATIBLE_METRICS,
+    DEFAULT_METRICS,
+    PROFILES,
+    QUESTION_METRICS,
+    metric_label,
+)
 from assay_evaluation._replay import replay_thresholds
-from assay_evaluation._samples import coerce_sample, sample_to_wire
+from assay_evaluation._samples import coerce_sample, has_question, sample_to_wire
 from assay_evaluation._single import composite_score, judge_pass
 from assay_evaluation._stream import read_results
 from assay_evaluation._types import (
@@ -39,9 +49,15 @@ from assay_evaluation._wire import (
 )
 
 __all__ = [
+    "COMPATIBLE_METRICS",
+    "DEFAULT_METRICS",
+    "FAIL_ON",
     "LLM_METRIC_KIND",
     "METRIC_SET_KIND",
     "MODES",
+    "PROFILES",
+    "QUESTION_METRICS",
+    "STATUSES",
     "BatchCounts",
     "BatchEvalResult",
     "Cost",
@@ -49,6 +65,8 @@ __all__ = [
     "EvaluateOptions",
     "EvaluationErrorCode",
     "Evaluator",
+    "Gate",
+    "GateVerdict",
     "MetricAggregate",
     "MetricRegression",
     "SampleContext",
@@ -60,18 +78,23 @@ __all__ = [
     "cost_to_wire",
     "create_evaluator",
     "detect_regressions",
+    "error_of",
     "evaluate",
     "evaluate_batch",
+    "has_question",
     "judge_pass",
+    "metric_label",
     "metric_result_from_wire",
     "metric_result_to_wire",
     "parse_options",
+    "profile_metrics",
     "read_results",
     "replay_thresholds",
     "result_from_wire",
     "result_to_wire",
     "sample_to_wire",
     "snake_case",
+    "status_of",
     "summarize",
     "summarize_batch",
 ]

@@ -7,9 +7,12 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import attrs
+
 from assay import AssayError
 from assay_evaluation._codes import EvaluationErrorCode as Code
 from assay_evaluation._options import snake_case
+from assay_evaluation._outcome import error_of
 from assay_evaluation._types import (
     BatchCounts,
     Cost,
@@ -57,26 +60,14 @@ def summarize(
 
 def aggregate_metric(metric_id: str, results: Sequence[EvalResult]) -> MetricAggregate:
     """:func:`summarize` of one metric over ``results`` (a sample without that metric counts
-    as undetermined)."""
-    scores: list[float] = []
-    passed = nulls = 0
-    for result in results:
-        metric = result.metrics.get(metric_id)
-        if metric is None or metric.score is None:
-            nulls += 1
-            continue
-        scores.append(metric.score)
-        passed += metric.passed is True
-    return summarize(metric_id, scores, passed, nulls, len(results))
+    as undetermined), with its error count and threshold."""
+    return BatchTally.of(results, [metric_id]).aggregate(metric_id)
 
 
 def composite_aggregate(results: Sequence[EvalResult]) -> MetricAggregate:
     """Statistics of the determined composite scores; ``pass_rate`` counts samples whose overall
     ``passed`` is true, and is 0 when no composite is determined (as in rag-eval-node-ts 0.3)."""
-    scores = [r.composite_score for r in results if r.composite_score is not None]
-    nulls = len(results) - len(scores)
-    passed = sum(r.passed for r in results) if scores else 0
-    return summarize("composite", scores, passed, nulls, len(results))
+    return BatchTally.of(results, []).composite()
 
 
 def batch_passed(results: Sequence[EvalResult], composite: MetricAggregate) -> bool:
@@ -145,7 +136,7 @@ def detect_regressions(
     return tuple(regressions)
 
 
-_UNDETERMINED, _PASSED, _FAILED = 0, 1, 2
+_UNDETERMINED, _PASSED, _FAILED, _ERROR = 0, 1, 2, 3
 _NO_COST = Cost()
 
 
@@ -170,6 +161,10 @@ class BatchTally:
         self._passed = bytearray(size)
         self._costs: dict[int, Cost] = {}  # only non-zero costs are held
         self.directions: dict[str, bool] = {}
+        self.thresholds: dict[str, float] = {}
+        self.composite_threshold: float | None = None
+        self.first_errors: dict[str, str] = {}
+        self.first_undetermined: dict[str, str] = {}
 
     @classmethod
     def of(cls, results: Sequence[EvalResult], metric_ids: Sequence[str]) -> BatchTally:
@@ -185,13 +180,26 @@ class BatchTally:
             metric = result.metrics.get(metric_id)
             if metric is None or metric.score is None:
                 self._scores[metric_id][index] = None
-                failed = metric is not None and metric.passed is False
-                self._flags[metric_id][index] = _FAILED if failed else _UNDETERMINED
+                flag = _UNDETERMINED
+                if metric is not None:
+                    self.thresholds.setdefault(metric_id, metric.threshold)
+                    error = error_of(metric)
+                    if error is not None:
+                        flag = _ERROR
+                        self.first_errors.setdefault(metric_id, error)
+                    elif metric.passed is False:
+                        flag = _FAILED
+                    elif metric_id not in self.first_undetermined:
+                        self.first_undetermined[metric_id] = metric.explanation
+                self._flags[metric_id][index] = flag
             else:
+                if metric_id not in self.thresholds:
+                    self.thresholds[metric_id] = metric.threshold
                 self._scores[metric_id][index] = metric.score
                 self._flags[metric_id][index] = (
                     _PASSED if metric.passed is True else _FAILED if metric.passed is False else 0
                 )
+        self.composite_threshold = result.composite_threshold
         self._composites[index] = result.composite_score
         self._passed[index] = bool(result.passed)
         if result.cost != _NO_COST:
@@ -204,13 +212,19 @@ class BatchTally:
         """:func:`aggregate_metric` of one metric."""
         scores = [s for s in self._scores[metric_id] if s is not None]
         passed = self._flags[metric_id].count(_PASSED)  # only a determined score passes
-        return summarize(metric_id, scores, passed, self.size - len(scores), self.size)
+        aggregate = summarize(metric_id, scores, passed, self.size - len(scores), self.size)
+        return attrs.evolve(
+            aggregate,
+            errors=self._flags[metric_id].count(_ERROR),
+            threshold=self.thresholds.get(metric_id),
+        )
 
     def composite(self) -> MetricAggregate:
         """:func:`composite_aggregate`."""
         scores = [s for s in self._composites if s is not None]
         passed = self._passed.count(1) if scores else 0
-        return summarize("composite", scores, passed, self.size - len(scores), self.size)
+        aggregate = summarize("composite", scores, passed, self.size - len(scores), self.size)
+        return attrs.evolve(aggregate, threshold=self.composite_threshold)
 
     def total_cost(self) -> Cost:
         """The sum of every position's cost."""
@@ -225,4 +239,8 @@ class BatchTally:
             samples=self.size,
             failed=self.size - self._passed.count(1),
             metric_failures={m: self._flags[m].count(_FAILED) for m in self.metric_ids},
+            metric_errors={m: self._flags[m].count(_ERROR) for m in self.metric_ids},
+            first_errors=dict(self.first_errors),
+            first_undetermined=dict(self.first_undetermined),
+            higher_is_better=dict(self.directions),
         )

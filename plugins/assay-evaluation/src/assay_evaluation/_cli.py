@@ -17,15 +17,19 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import attrs
 import click
 
 from assay import AssayError, ErrorCode, ExitCode, default_registry
 from assay.cli import atomic_write, read_json_file, workers_option
 from assay_evaluation._api import evaluate_batch
 from assay_evaluation._codes import EvaluationErrorCode as Code
+from assay_evaluation._gate import FAIL_ON, Gate, GateVerdict
 from assay_evaluation._judge_config import judge_from_config
 from assay_evaluation._options import check_timestamp
+from assay_evaluation._outcome import status_of
 from assay_evaluation._samples import coerce_sample
+from assay_evaluation._summary import summary_text
 from assay_evaluation._types import BatchEvalResult, EvalResult
 from assay_evaluation._wire import batch_to_wire
 
@@ -111,13 +115,15 @@ def read_samples(path: str) -> list[Any]:
 
 def sample_line(result: EvalResult, index: int) -> dict[str, Any]:
     """The ``--json`` record of one sample: ``{"id", "metrics": {id: {"score", "passed",
-    "explanation", "signals"}}, "compositeScore", "passed"}``."""
+    "status", "explanation", "signals"}}, "compositeScore", "passed"}``; ``status`` is
+    ``pass``, ``fail``, ``undetermined`` or ``error``."""
     return {
         "id": result.sample.id if result.sample.id is not None else f"#{index}",
         "metrics": {
             metric_id: {
                 "score": metric.score,
                 "passed": metric.passed,
+                "status": status_of(metric),
                 "explanation": metric.explanation,
                 "signals": [
                     {"severity": s.severity, "message": s.message, "evidence": s.evidence}
@@ -161,35 +167,6 @@ def _progress(enabled: bool, total: int) -> Iterator[Callable[[int, int], None] 
         yield advance
 
 
-def _summary(batch: BatchEvalResult) -> str:
-    header = f"{'metric':<22}{'mean':>7}{'median':>8}{'min':>7}{'max':>7}{'std':>7}"
-    header += f"{'pass':>8}{'null':>8}"
-    lines = [header, "-" * len(header)]
-    items = [*batch.aggregates.items(), ("composite", batch.composite_aggregate)]
-    for metric_id, a in items:
-        lines.append(
-            f"{metric_id:<22}{a.mean:>7.3f}{a.median:>8.3f}{a.min:>7.3f}{a.max:>7.3f}"
-            f"{a.std_dev:>7.3f}{a.pass_rate:>8.1%}{a.null_rate:>8.1%}"
-        )
-    for r in batch.regressions or ():
-        mark = "REGRESSED" if r.regressed else "ok"
-        lines.append(
-            f"regression {r.metric_id}: {r.baseline_mean:.3f} -> {r.current_mean:.3f} "
-            f"(delta {r.delta:+.3f}) {mark}"
-        )
-    cost = batch.total_cost
-    if cost.llm_calls or cost.cache_hits:
-        lines.append(
-            f"judge: {cost.llm_calls} calls, {cost.input_tokens} input / {cost.output_tokens} "
-            f"output tokens, {cost.cache_hits} cache hits, {cost.parse_failures} parse failures"
-        )
-    lines.append(
-        f"{batch.sample_count} samples, {batch.failed_count} failed: "
-        + ("PASSED" if batch.passed and not batch.regressed else "FAILED")
-    )
-    return "\n".join(lines)
-
-
 def _options(
     config: dict[str, Any], cli: dict[str, Any], registry: Any
 ) -> tuple[list[str] | None, dict[str, Any]]:
@@ -202,6 +179,8 @@ def _options(
         if cli["judge_model"]:
             judge_spec = {"type": cli["judge"], "model": cli["judge_model"]}
     options = dict(config)
+    if cli["profile"]:
+        options["profile"] = cli["profile"]
     if cli["mode"]:
         options["mode"] = cli["mode"]
     if cli["threshold"]:
@@ -215,9 +194,25 @@ def _options(
     return metrics, options
 
 
+def _gate(config: dict[str, Any], cli: dict[str, Any]) -> Gate:
+    """The gate from ``config["gate"]`` with the command-line flags taking precedence."""
+    settings = dict(config.pop("gate", None) or {})
+    for key in ("min_pass_rate", "max_undetermined_rate", "max_error_rate"):
+        if cli[key] is not None:
+            settings[key] = cli[key]
+    if cli["gate"]:
+        settings["fail_on"] = cli["gate"]
+    return Gate.from_mapping(settings)
+
+
 @click.command("eval")
 @click.argument("data", type=click.Path(dir_okay=False))
 @click.option("--metrics", help="Comma-separated metric ids (default: the default metric set).")
+@click.option(
+    "--profile",
+    help="A named list of metrics instead of --metrics (compatible: the seven metrics of "
+    "rag-eval-node-ts 0.3).",
+)
 @click.option(
     "--config",
     "config_path",
@@ -248,9 +243,29 @@ def _options(
 )
 @click.option("--regression-threshold", type=float)
 @click.option(
+    "--min-pass-rate",
+    type=float,
+    help="Share of samples (and of each metric's scored samples) that must pass (default 1).",
+)
+@click.option(
+    "--max-undetermined-rate",
+    type=float,
+    help="Largest share of samples a metric may leave undetermined (default: no limit).",
+)
+@click.option(
+    "--max-error-rate",
+    type=float,
+    help="Largest share of metric results that may be errors (default 0: any error fails).",
+)
+@click.option(
+    "--gate",
+    type=click.Choice(FAIL_ON),
+    help="What fails the run: all (default) or regression (only a regression vs --baseline).",
+)
+@click.option(
     "--save-baseline",
     type=click.Path(dir_okay=False),
-    help="Write this run's aggregates as a baseline file.",
+    help="Write this run's aggregates as a baseline file (exit 0 once written).",
 )
 @click.option(
     "--output",
@@ -278,12 +293,14 @@ def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
     """Evaluate the samples in DATA.jsonl (one sample object per line, in the JSON input format
     compatible with rag-eval-node-ts 0.3; - reads standard input).
 
-    Exit codes: 0 every threshold met and no regression, 1 a threshold failed or a regression
-    was found, 2 bad input or configuration.
+    Exit codes: 0 the gate passed (or --save-baseline wrote the baseline), 1 a threshold, pass
+    rate, undetermined rate or regression failed, or a metric or judge errored; 2 bad input or
+    configuration, or nothing could be scored.
     """
     registry = default_registry()
     config = _read_config(cli.pop("config_path"))
     cli["threshold"] = _parse_thresholds(cli.pop("thresholds"))
+    gate = _gate(config, cli)
     metrics, options = _options(config, cli, registry)
     samples = read_samples(data)
     if not samples:
@@ -319,20 +336,49 @@ def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
     finally:
         if pool is not None:
             pool.shutdown()
-    if cli["as_json"]:
-        for index, result in enumerate(batch.results):
-            click.echo(json.dumps(sample_line(result, index), ensure_ascii=False))
-        summary = batch_to_wire(batch, with_results=False)
-        click.echo(json.dumps({"aggregate": summary}, ensure_ascii=False))
-    else:
-        click.echo(_summary(batch))
+    verdict = gate.check(batch)
+    word = None
+    if cli["save_baseline"]:
+        verdict = _save_baseline(batch, gate, verdict, cli["save_baseline"])
+        word = "BASELINE SAVED" if verdict.passed else None
+    _print(batch, verdict, cli["as_json"], word)
     if cli["html_path"]:
         from assay_evaluation._report_html import render_html
 
         with atomic_write(cli["html_path"]) as handle:
             name = "standard input" if data == "-" else Path(data).name
-            handle.write(render_html(batch, title=f"assay eval {name}"))
-    if cli["save_baseline"]:
-        with atomic_write(cli["save_baseline"]) as handle:
-            json.dump(batch_to_wire(batch, with_results=False), handle, indent=2)
-    ctx.exit(ExitCode.OK if batch.passed and not batch.regressed else ExitCode.FAILED)
+            handle.write(render_html(batch, title=f"assay eval {name}", verdict=verdict))
+    ctx.exit(verdict.exit_code)
+
+
+def _save_baseline(
+    batch: BatchEvalResult, gate: Gate, verdict: GateVerdict, path: str
+) -> GateVerdict:
+    """Write ``batch``'s aggregates to ``path`` unless it holds too many errors (or nothing was
+    scored). A baseline is a reference: thresholds and regressions do not stop it (they are
+    kept as notes), and the run then exits 0."""
+    errors = gate.check_errors(batch)
+    if not errors.passed:
+        return attrs.evolve(errors, reasons=(*errors.reasons, "the baseline was not written"))
+    with atomic_write(path) as handle:
+        json.dump(batch_to_wire(batch, with_results=False), handle, indent=2)
+        handle.write("\n")
+    note = f"baseline written to {path} (thresholds and regressions do not fail this run)"
+    return GateVerdict(True, int(ExitCode.OK), (*verdict.reasons, note))
+
+
+def _print(
+    batch: BatchEvalResult, verdict: GateVerdict, as_json: bool, word: str | None = None
+) -> None:
+    if not as_json:
+        click.echo(summary_text(batch, verdict, word))
+        return
+    for index, result in enumerate(batch.results):
+        click.echo(json.dumps(sample_line(result, index), ensure_ascii=False))
+    summary = batch_to_wire(batch, with_results=False)
+    summary["gate"] = {
+        "passed": verdict.passed,
+        "exitCode": verdict.exit_code,
+        "reasons": list(verdict.reasons),
+    }
+    click.echo(json.dumps({"aggregate": summary}, ensure_ascii=False))

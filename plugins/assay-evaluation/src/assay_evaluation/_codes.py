@@ -33,3 +33,8 @@ class EvaluationErrorCode:
     """A metric returned something other than a MetricResult with a score in [0, 1] or None."""
     INVALID_BASELINE = "INVALID_BASELINE"
     """A baseline result has no usable ``aggregates``."""
+    UNKNOWN_PROFILE = "UNKNOWN_PROFILE"
+    """A profile name (``--profile``, ``options.profile``) names no profile or metric set."""
+    MISSING_DEPENDENCY = "MISSING_DEPENDENCY"
+    """An optional dependency is not installed (pandas for DataFrames, pyarrow for Parquet);
+    the message names the extra to install."""

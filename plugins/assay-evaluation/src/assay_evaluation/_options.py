@@ -3,10 +3,11 @@ keys of the JSON input format."""
 
 from __future__ import annotations
 
+import difflib
 import functools
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Executor
 from datetime import datetime
 from typing import Any
@@ -24,6 +25,7 @@ __all__ = [
     "check_timestamp",
     "parse_options",
     "snake_case",
+    "suggest",
 ]
 
 MODES = ("heuristic", "llm", "hybrid")
@@ -42,6 +44,12 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
 def snake_case(name: str) -> str:
     """``answerRelevance`` -> ``answer_relevance``; snake_case names are returned unchanged."""
     return _CAMEL.sub(r"_\1", name).lower()
+
+
+def suggest(word: str, choices: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for the closest of ``choices`` to ``word``, else ``""``."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def check_threshold(value: Any, path: str) -> float:
@@ -141,6 +149,9 @@ class EvaluateOptions:
             flags), so a run over a million samples, or the resume of one, holds no explanations,
             signals or samples; ``BatchEvalResult.results`` is then empty (the full results are
             in ``output``).
+        profile: a named list of metrics used when ``metrics`` is not given (``"compatible"``:
+            the seven metrics of rag-eval-node-ts 0.3; a registry ``metric-set`` of that name
+            also counts); ``None`` (default) uses the default list.
         timestamp: an ISO-8601 date-time stamped on every result evaluated in this call
             (``EvalResult.timestamp``); ``None`` (default) stamps nothing. Never read from a
             clock, so results stay deterministic; resumed results keep their stored stamp.
@@ -166,6 +177,7 @@ class EvaluateOptions:
     resume: bool = False
     keep_results: bool = True
     timestamp: str | None = None
+    profile: str | None = None
 
     def merged(self, overrides: EvaluateOptions | Mapping[str, Any] | None) -> EvaluateOptions:
         """These options with the fields set in ``overrides`` taking precedence (for
@@ -208,7 +220,8 @@ def _normalise_keys(mapping: Mapping[str, Any]) -> dict[str, Any]:
         if name not in _FIELDS:
             raise AssayError(
                 Code.INVALID_OPTION,
-                f"unknown option {key!r} (known: {', '.join(sorted(_FIELDS))})",
+                f"unknown option {key!r}{suggest(name, _FIELDS)} (known: "
+                f"{', '.join(sorted(_FIELDS))})",
                 f"options.{key}",
             )
         out[name] = value
@@ -280,6 +293,8 @@ def parse_options(options: EvaluateOptions | Mapping[str, Any] | None) -> Evalua
         )
     if raw.get("timestamp") is not None:
         check_timestamp(raw["timestamp"], "options.timestamp")
+    if raw.get("profile") is not None and not isinstance(raw["profile"], str):
+        raise AssayError(Code.UNKNOWN_PROFILE, "a profile is a name", "options.profile")
     if raw.get("on_progress") is not None and not callable(raw["on_progress"]):
         raise AssayError(Code.INVALID_OPTION, "must be callable", "options.onProgress")
     raw.update(

@@ -11,9 +11,17 @@ from assay import AssayError, ErrorCode, Registry
 from assay_evaluation._codes import EvaluationErrorCode as Code
 from assay_evaluation._judge_config import judge_from_config
 from assay_evaluation._objects import refuse_class
-from assay_evaluation._options import EvaluateOptions, check_threshold, snake_case
+from assay_evaluation._options import EvaluateOptions, check_threshold, snake_case, suggest
+from assay_evaluation._profiles import DEFAULT_METRICS, PROFILES, QUESTION_METRICS
 
-__all__ = ["LLM_METRIC_KIND", "METRIC_SET_KIND", "EvaluationPlan", "MetricStep", "resolve_plan"]
+__all__ = [
+    "LLM_METRIC_KIND",
+    "METRIC_SET_KIND",
+    "EvaluationPlan",
+    "MetricStep",
+    "profile_metrics",
+    "resolve_plan",
+]
 
 LLM_METRIC_KIND = "llm-metric"
 """Registry kind of judge-backed metrics; they share ids with the heuristic ``"metric"`` kind."""
@@ -32,6 +40,9 @@ class MetricStep:
         threshold: the pass threshold in [0, 1].
         weight: the weight in the composite.
         higher_is_better: the metric's direction.
+        needs_question: the metric compares the question with something (it declares
+            ``"question"`` in ``requires``, or its id is in
+            :data:`~assay_evaluation._profiles.QUESTION_METRICS`).
     """
 
     metric_id: str
@@ -40,6 +51,7 @@ class MetricStep:
     threshold: float
     weight: float
     higher_is_better: bool
+    needs_question: bool = False
 
 
 @attrs.frozen
@@ -132,7 +144,8 @@ def _unknown(metric_id: str, registry: Registry, path: str) -> AssayError:
     known = sorted(set(registry.names("metric")) | set(registry.names(LLM_METRIC_KIND)))
     return AssayError(
         Code.UNKNOWN_METRIC,
-        f"no metric with id {metric_id!r} is registered (registered: {', '.join(known) or 'none'})",
+        f"no metric with id {metric_id!r} is registered{suggest(snake_case(metric_id), known)} "
+        f"(registered: {', '.join(known) or 'none'})",
         path,
     )
 
@@ -154,9 +167,32 @@ def _canonical_keys(
 
 
 def _default_ids(registry: Registry) -> list[str]:
+    """:data:`DEFAULT_METRICS` when all of them are registered; else the registry's
+    ``metric-set`` named ``default``; else every registered metric."""
+    names = set(registry.names("metric")) | set(registry.names(LLM_METRIC_KIND))
+    if names.issuperset(DEFAULT_METRICS):
+        return list(DEFAULT_METRICS)
     if registry.has(METRIC_SET_KIND, "default"):
         return list(registry.get(METRIC_SET_KIND, "default"))
     return registry.names("metric")
+
+
+def profile_metrics(name: str, registry: Registry) -> list[str]:
+    """The metric ids of profile ``name``: one of :data:`PROFILES`, else the registry's
+    ``metric-set`` of that name.
+
+    :raises AssayError: ``UNKNOWN_PROFILE`` when neither exists.
+    """
+    if name in PROFILES:
+        return list(PROFILES[name])
+    if registry.has(METRIC_SET_KIND, name):
+        return list(registry.get(METRIC_SET_KIND, name))
+    known = sorted({*PROFILES, *registry.names(METRIC_SET_KIND)})
+    raise AssayError(
+        Code.UNKNOWN_PROFILE,
+        f"no profile named {name!r}{suggest(name, known)} (known: {', '.join(known)})",
+        "options.profile",
+    )
 
 
 def _resolve_judge(judge: Any, registry: Registry) -> Any:
@@ -199,6 +235,7 @@ def _step(
         threshold=check_threshold(threshold, f"options.thresholds.{key}"),
         weight=weights.get(key, 1.0),
         higher_is_better=bool(metric.higher_is_better),
+        needs_question=found in QUESTION_METRICS or "question" in (metric.requires or ()),
     )
 
 
@@ -207,8 +244,9 @@ def resolve_plan(
 ) -> EvaluationPlan:
     """Turn metric ids and options into an :class:`EvaluationPlan`.
 
-    ``metrics=None`` uses the registry's ``metric-set`` named ``default`` when registered, else
-    every registered metric. An item of ``metrics`` may also be a :class:`~assay.Metric` object
+    ``metrics=None`` uses ``options.profile`` when given (see :func:`profile_metrics`), else
+    :data:`~assay_evaluation._profiles.DEFAULT_METRICS` when they are all registered, else the
+    registry's ``metric-set`` named ``default``, else every registered metric. An item of ``metrics`` may also be a :class:`~assay.Metric` object
     (any object with the protocol's members, no registration needed): it runs as given, in every
     mode, and its ``id`` keys its result, threshold and weight. Routing per registered metric:
     ``metric_modes[id]`` when given (``"llm"`` needs an ``llm-metric`` of that id); else in ``llm`` mode the ``llm-metric`` of that id when
@@ -226,7 +264,16 @@ def resolve_plan(
         isinstance(metrics, str | bytes | Mapping) or not isinstance(metrics, Iterable)
     ):
         raise AssayError(Code.INVALID_OPTION, "metrics must be a list of ids", "metrics")
-    ids = _default_ids(registry) if metrics is None else list(metrics)
+    if metrics is not None and options.profile is not None:
+        raise AssayError(
+            Code.INVALID_OPTION, "give metrics or a profile, not both", "options.profile"
+        )
+    if metrics is not None:
+        ids = list(metrics)
+    elif options.profile is not None:
+        ids = profile_metrics(options.profile, registry)
+    else:
+        ids = _default_ids(registry)
     direct = _direct_metrics(ids)
     thresholds = _canonical_keys(options.thresholds, registry, "options.thresholds", direct)
     weights = _canonical_keys(

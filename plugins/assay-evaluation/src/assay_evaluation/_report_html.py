@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from html import escape
 
+from assay_evaluation._gate import GateVerdict
 from assay_evaluation._types import BatchEvalResult, EvalResult
 
 __all__ = ["render_html"]
@@ -118,7 +119,12 @@ def _sample_block(index: int, result: EvalResult) -> str:
     )
 
 
-def render_html(batch: BatchEvalResult, title: str = "assay evaluation", worst: int = 10) -> str:
+def render_html(
+    batch: BatchEvalResult,
+    title: str = "assay evaluation",
+    worst: int = 10,
+    verdict: GateVerdict | None = None,
+) -> str:
     """The report as one HTML string with no external resources; all text from samples,
     metrics and ids is HTML-escaped.
 
@@ -145,12 +151,14 @@ def render_html(batch: BatchEvalResult, title: str = "assay evaluation", worst: 
         enumerate(batch.results),
         key=lambda item: (item[1].composite_score is not None, item[1].composite_score or 0.0),
     )[:worst]
-    verdict = _state(batch.passed)
+    state = _state(batch.passed if verdict is None else verdict.passed)
+    reasons = "".join(f"<li>{escape(r)}</li>" for r in (verdict.reasons if verdict else ()))
     return (
         f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}'
         f"</title><style>{_STYLE}</style></head><body><h1>{escape(title)}</h1>"
-        f"<p>{len(batch.results)} samples, overall {verdict}; judge calls "
+        f"<p>{len(batch.results)} samples, overall {state}; judge calls "
         f"{batch.total_cost.llm_calls}, cache hits {batch.total_cost.cache_hits}.</p>"
+        f"{'<ul>' + reasons + '</ul>' if reasons else ''}"
         f"<h2>Aggregates</h2>{_aggregates_table(batch)}"
         f'<h2>Score distributions</h2><div class="plots">{"".join(plots)}</div>'
         f"<h2>Regressions</h2>{_regressions(batch)}"

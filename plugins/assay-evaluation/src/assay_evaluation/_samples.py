@@ -5,10 +5,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import attrs
+
 from assay import AssayError, EvalSample
 from assay_evaluation._codes import EvaluationErrorCode as Code
 
-__all__ = ["coerce_sample", "sample_to_wire"]
+__all__ = ["SampleWithoutQuestion", "coerce_sample", "has_question", "sample_to_wire"]
+
+
+@attrs.frozen
+class SampleWithoutQuestion(EvalSample):
+    """A sample whose input had no question at all (no ``question`` field, or ``null``), as
+    opposed to an explicit ``"question": ""``, which rag-eval-node-ts 0.3 scores as given. Its
+    ``question`` is ``""``; metrics that need a question are not run on it."""
+
+
+def has_question(sample: EvalSample) -> bool:
+    """Whether ``sample`` came with a question (an explicit empty string counts as one)."""
+    return type(sample) is not SampleWithoutQuestion
+
 
 _KNOWN_KEYS = {"question", "answer", "contexts", "groundTruth", "ground_truth", "id", "metadata"}
 
@@ -26,7 +41,7 @@ def coerce_sample(value: EvalSample | Mapping[str, Any], path: str = "sample") -
     """
     if isinstance(value, EvalSample):
         fields: Mapping[str, Any] = {
-            "question": value.question,
+            "question": value.question if has_question(value) else None,
             "answer": value.answer,
             "contexts": list(value.contexts),
             "groundTruth": value.ground_truth,
@@ -46,8 +61,8 @@ def coerce_sample(value: EvalSample | Mapping[str, Any], path: str = "sample") -
     if not isinstance(answer, str):
         what = "has no answer" if answer is None else f"answer must be a string, got {answer!r}"
         raise AssayError(Code.MISSING_ANSWER, f"the sample {what}", f"{path}.answer")
-    question = fields.get("question", "")
-    if not isinstance(question, str):
+    question = fields.get("question")
+    if question is not None and not isinstance(question, str):
         raise AssayError(Code.INVALID_SAMPLE, "question must be a string", f"{path}.question")
     contexts = fields.get("contexts")
     if isinstance(contexts, str | bytes) or not isinstance(contexts, list | tuple):
@@ -78,8 +93,8 @@ def coerce_sample(value: EvalSample | Mapping[str, Any], path: str = "sample") -
     metadata = fields.get("metadata") or {}
     if not isinstance(metadata, Mapping):
         raise AssayError(Code.INVALID_SAMPLE, "metadata must be an object", f"{path}.metadata")
-    return EvalSample(
-        question=question,
+    return (EvalSample if question is not None else SampleWithoutQuestion)(
+        question=question or "",
         answer=answer,
         contexts=tuple(contexts),
         ground_truth=ground_truth or None,
@@ -94,11 +109,9 @@ _MAX_ID = 10**18
 
 def sample_to_wire(sample: EvalSample) -> dict[str, Any]:
     """The JSON input format of ``sample``; absent fields are left out."""
-    wire: dict[str, Any] = {
-        "question": sample.question,
-        "answer": sample.answer,
-        "contexts": list(sample.contexts),
-    }
+    wire: dict[str, Any] = {"answer": sample.answer, "contexts": list(sample.contexts)}
+    if has_question(sample):
+        wire = {"question": sample.question, **wire}
     if sample.ground_truth is not None:
         wire["groundTruth"] = sample.ground_truth
     if sample.id is not None:

@@ -12,7 +12,9 @@ import attrs
 from assay import AssayError, EvalSample, MetricResult, MetricSignal
 from assay_evaluation._codes import EvaluationErrorCode as Code
 from assay_evaluation._context import SampleContext
-from assay_evaluation._plan import EvaluationPlan
+from assay_evaluation._outcome import error_of, failed_to_compute, missing_requirement
+from assay_evaluation._plan import EvaluationPlan, MetricStep
+from assay_evaluation._samples import SampleWithoutQuestion
 from assay_evaluation._types import Cost, EvalResult
 
 __all__ = [
@@ -68,13 +70,14 @@ def composite_score(
 def sample_passed(
     metrics: Mapping[str, MetricResult], composite: float | None, composite_threshold: float
 ) -> bool:
-    """No metric failed (undetermined is not a failure), the composite is determined and
-    ``composite >= composite_threshold``."""
-    return (
-        all(result.passed is not False for result in metrics.values())
-        and composite is not None
-        and composite >= composite_threshold
-    )
+    """No metric failed or could not be computed (undetermined by design is not a failure), the
+    composite is determined and ``composite >= composite_threshold``."""
+    if composite is None or composite < composite_threshold:
+        return False
+    for result in metrics.values():
+        if result.passed is False or (result.passed is None and error_of(result) is not None):
+            return False
+    return True
 
 
 def cost_of(results: Sequence[MetricResult]) -> Cost:
@@ -132,22 +135,41 @@ def _checked(raw: Any, step_id: str, threshold: float, higher_is_better: bool) -
     )
 
 
+def _run_step(step: MetricStep, sample: EvalSample, context: SampleContext) -> Any:
+    """What ``step``'s metric says about ``sample``. A metric that raises (or a judge that
+    fails) gives an undetermined result marked as an error, not a crash of the whole run; an
+    :class:`~assay.AssayError` about the input or the configuration still propagates."""
+    try:
+        return step.metric.compute(sample, context, step.threshold)
+    except AssayError as exc:
+        if exc.code != Code.JUDGE_ERROR:
+            raise
+        return failed_to_compute(step.metric_id, step.threshold, exc)
+    except Exception as exc:
+        return failed_to_compute(step.metric_id, step.threshold, exc)
+
+
 def evaluate_with_plan(sample: EvalSample, plan: EvaluationPlan) -> EvalResult:
     """Evaluate one already-validated sample under ``plan``.
 
     Each metric runs once per step; a duplicated id is computed again and its later result kept
-    (the composite counts it once per step). Metrics share one :class:`SampleContext`.
+    (the composite counts it once per step). Metrics share one :class:`SampleContext`. A metric
+    that needs the question is not run on a sample without one (its result is undetermined).
 
     :raises AssayError: ``INVALID_METRIC_RESULT`` when a metric breaks its contract; whatever a
-        metric raises for bad input.
+        metric raises for bad input or configuration.
     """
     context = SampleContext(plan.context_options, plan.judge)
     metrics: dict[str, MetricResult] = {}
     directions: dict[str, bool] = {}
     weights: dict[str, float] = {}
     results: list[MetricResult] = []
+    no_question = type(sample) is SampleWithoutQuestion
     for step in plan.steps:
-        raw = step.metric.compute(sample, context, step.threshold)
+        if no_question and step.needs_question:
+            raw = missing_requirement(step.metric_id, step.threshold, "question")
+        else:
+            raw = _run_step(step, sample, context)
         result = _checked(raw, step.metric_id, step.threshold, step.higher_is_better)
         results.append(result)
         metrics[step.metric_id] = result

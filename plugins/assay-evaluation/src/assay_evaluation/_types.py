@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from assay import EvalSample, MetricResult
+
+if TYPE_CHECKING:
+    from assay_evaluation._gate import Gate, GateVerdict
 
 __all__ = [
     "BatchCounts",
@@ -106,8 +110,13 @@ class MetricAggregate:
         max: largest determined score.
         std_dev: population standard deviation around ``mean``.
         pass_rate: samples whose result passed, over all samples.
-        null_rate: samples whose score is undetermined, over all samples.
+        null_rate: samples whose score is undetermined (by design or by an error), over all
+            samples.
         count: determined scores.
+        errors: samples whose result is an error (the metric raised, the judge failed or its
+            reply could not be parsed); they are among the undetermined ones.
+        threshold: the threshold the metric was judged at (the composite threshold for the
+            composite), or ``None`` when unknown.
     """
 
     metric_id: str
@@ -119,6 +128,8 @@ class MetricAggregate:
     pass_rate: float
     null_rate: float
     count: int = 0
+    errors: int = 0
+    threshold: float | None = None
 
 
 @attrs.frozen
@@ -149,11 +160,20 @@ class BatchCounts:
         failed: samples whose overall ``passed`` is false.
         metric_failures: per metric id, samples whose result for it failed (``passed is
             False``; undetermined is not a failure).
+        metric_errors: per metric id, samples whose result for it is an error.
+        first_errors: per metric id with errors, the first error's message.
+        first_undetermined: per metric id with undetermined-by-design results, the first one's
+            explanation (e.g. no ground truth).
+        higher_is_better: per metric id, its direction.
     """
 
     samples: int
     failed: int
     metric_failures: Mapping[str, int]
+    metric_errors: Mapping[str, int] = attrs.field(factory=dict)
+    first_errors: Mapping[str, str] = attrs.field(factory=dict)
+    first_undetermined: Mapping[str, str] = attrs.field(factory=dict)
+    higher_is_better: Mapping[str, bool] = attrs.field(factory=dict)
 
 
 @attrs.frozen
@@ -200,6 +220,21 @@ class BatchEvalResult:
     def results_kept(self) -> bool:
         """Whether ``results`` holds every sample's result."""
         return len(self.results) == self.sample_count
+
+    def check(self, gate: Gate | None = None, **settings: Any) -> GateVerdict:
+        """Whether this batch passes ``gate`` (default: :class:`~assay_evaluation.Gate` built
+        from ``settings``: ``min_pass_rate``, ``max_undetermined_rate``, ``max_error_rate``,
+        ``fail_on``): passed, the exit code ``assay eval`` would give, and why.
+
+        :raises AssayError: ``INVALID_OPTION`` for a bad setting, or both a gate and settings.
+        """
+        from assay_evaluation._gate import Gate
+
+        if gate is not None and settings:
+            from assay import AssayError
+
+            raise AssayError("INVALID_OPTION", "give a Gate or settings, not both", "gate")
+        return (gate or Gate.from_mapping(settings)).check(self)
 
     @property
     def regressed(self) -> list[MetricRegression]:

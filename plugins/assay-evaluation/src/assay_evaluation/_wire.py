@@ -130,7 +130,8 @@ def result_from_wire(wire: Mapping[str, Any], path: str = "result") -> EvalResul
 
 def aggregate_to_wire(aggregate: MetricAggregate, with_id: bool = True) -> dict[str, Any]:
     """``{"metricId", "mean", "median", "min", "max", "stdDev", "passRate", "nullRate",
-    "count"}`` (``metricId`` left out for the composite)."""
+    "count", "errors", "threshold"?}`` (``metricId`` left out for the composite, ``threshold``
+    when known)."""
     wire = {
         "mean": aggregate.mean,
         "median": aggregate.median,
@@ -140,7 +141,10 @@ def aggregate_to_wire(aggregate: MetricAggregate, with_id: bool = True) -> dict[
         "passRate": aggregate.pass_rate,
         "nullRate": aggregate.null_rate,
         "count": aggregate.count,
+        "errors": aggregate.errors,
     }
+    if aggregate.threshold is not None:
+        wire["threshold"] = aggregate.threshold
     return {"metricId": aggregate.metric_id, **wire} if with_id else wire
 
 

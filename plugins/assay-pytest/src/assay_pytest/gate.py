@@ -12,10 +12,15 @@ import assay
 from assay.cli import atomic_write
 from assay_evaluation import (
     BatchEvalResult,
+    Gate,
+    GateVerdict,
     batch_to_wire,
     coerce_sample,
+    error_of,
     evaluate_batch,
+    metric_label,
     replay_thresholds,
+    status_of,
 )
 
 __all__ = ["EvalGate", "GateFailure", "failure_report", "load_samples"]
@@ -51,42 +56,64 @@ def _sample_name(index: int, result: Any) -> str:
     return result.sample.id if result.sample.id is not None else f"#{index}"
 
 
-def failure_report(batch: BatchEvalResult, min_pass_rate: float = 1.0) -> list[str]:
-    """Lines describing what fails: every metric whose pass rate among determined samples is
-    below ``min_pass_rate`` (with mean, threshold and the worst samples and their first
-    signal), the share of samples passing overall, and every flagged regression. Empty when
-    nothing fails."""
-    lines = []
-    for metric_id, aggregate in batch.aggregates.items():
-        scored = [
-            (i, r)
-            for i, r in enumerate(batch.results)
-            if metric_id in r.metrics and r.metrics[metric_id].score is not None
-        ]
-        if not scored:
+def _worst(batch: BatchEvalResult, metric_id: str) -> list[str]:
+    """The worst samples of one metric (failed ones lowest score first, then errors), each with
+    the reason the metric gave."""
+    failing = []
+    for index, result in enumerate(batch.results):
+        metric = result.metrics.get(metric_id)
+        if metric is None:
             continue
-        failing = [(i, r) for i, r in scored if r.metrics[metric_id].passed is False]
-        rate = 1 - len(failing) / len(scored)
-        if rate >= min_pass_rate:
-            continue
-        threshold = failing[0][1].metrics[metric_id].threshold
-        lines.append(
-            f"{metric_id}: {len(failing)} of {len(scored)} samples below threshold "
-            f"{threshold:g} (pass rate {rate:.1%}, mean {aggregate.mean:.3f})"
-        )
-        failing.sort(key=lambda item: item[1].metrics[metric_id].score or 0.0)
-        for index, result in failing[:_WORST]:
-            metric = result.metrics[metric_id]
+        status = status_of(metric)
+        if status == "fail":
             reason = metric.signals[0].message if metric.signals else metric.explanation
-            lines.append(f"    {_sample_name(index, result)}: {metric.score:.3f} — {reason}")
-    overall = sum(r.passed for r in batch.results) / len(batch.results) if batch.results else 0
-    if overall < min_pass_rate:
-        lines.append(f"samples passing overall: {overall:.1%} (required {min_pass_rate:.1%})")
-    for regression in batch.regressed:
-        lines.append(
-            f"regression {regression.metric_id}: mean {regression.baseline_mean:.3f} -> "
-            f"{regression.current_mean:.3f} ({regression.delta:+.3f})"
+            failing.append((0, metric.score or 0.0, index, f"{metric.score:.3f} — {reason}"))
+        elif status == "error":
+            failing.append((1, 0.0, index, f"error — {error_of(metric)}"))
+    failing.sort(key=lambda item: item[:2])
+    return [
+        f"    {_sample_name(index, batch.results[index])}: {text}"
+        for _, _, index, text in failing[:_WORST]
+    ]
+
+
+def failure_report(
+    batch: BatchEvalResult,
+    min_pass_rate: float = 1.0,
+    *,
+    max_undetermined_rate: float | None = None,
+    max_error_rate: float = 0.0,
+    gate: Gate | None = None,
+) -> list[str]:
+    """Lines describing what fails under ``gate`` (default: a :class:`~assay_evaluation.Gate`
+    of the other arguments): each reason of its verdict (a metric below its threshold with pass
+    rate and mean, errors, undetermined rates, the share of samples passing overall,
+    regressions), each metric's followed by its worst samples and the reason the metric gave.
+    Empty when nothing fails.
+
+    :raises assay.AssayError: ``MALFORMED_INPUT`` when the verdict decided nothing (no sample,
+        no score at all): a usage problem, not a quality failure.
+    """
+    gate = gate or Gate(
+        min_pass_rate=min_pass_rate,
+        max_undetermined_rate=max_undetermined_rate,
+        max_error_rate=max_error_rate,
+    )
+    return _report_lines(batch, gate.check(batch))
+
+
+def _report_lines(batch: BatchEvalResult, verdict: GateVerdict) -> list[str]:
+    """The reasons of ``verdict`` with each failing metric's worst samples below its line."""
+    if verdict.exit_code == assay.ExitCode.USAGE:
+        raise assay.AssayError("MALFORMED_INPUT", verdict.reasons[0], "samples")
+    lines = []
+    for reason in verdict.reasons:
+        lines.append(reason)
+        metric_id = next(
+            (m for m in batch.aggregates if reason.startswith(f"{metric_label(m)}: ")), None
         )
+        if metric_id is not None and batch.results_kept:
+            lines.extend(_worst(batch, metric_id))
     return lines
 
 
@@ -118,33 +145,65 @@ class EvalGate:
         thresholds: Mapping[str, float] | None = None,
         composite_threshold: float | None = None,
         min_pass_rate: float = 1.0,
+        *,
+        max_undetermined_rate: float | None = None,
+        max_error_rate: float = 0.0,
+        gate: Gate | None = None,
     ) -> None:
         """Fail unless, for every metric, at least ``min_pass_rate`` of the samples it could
         score pass (undetermined samples are not failures), at least that share of samples
-        pass overall, and no regression was flagged. ``thresholds`` and
-        ``composite_threshold`` re-judge the stored scores first (nothing is recomputed).
+        pass overall, no metric leaves more than ``max_undetermined_rate`` of the samples
+        undetermined, at most ``max_error_rate`` of the metric results are errors (a metric
+        that raised, a judge that failed: by default any error fails), and no regression was
+        flagged; or unless ``gate`` (an :class:`assay_evaluation.Gate`) passes, when given.
+        ``thresholds`` and ``composite_threshold`` re-judge the stored scores first (nothing is
+        recomputed).
 
-        :raises GateFailure: with one line per failing metric and its worst samples.
+        :raises GateFailure: with one line per failing rule and the worst samples of each
+            failing metric.
+        :raises assay.AssayError: ``MALFORMED_INPUT`` when there is no sample or no score at
+            all (nothing was decided).
         """
         if thresholds or composite_threshold is not None:
             batch = replay_thresholds(batch, thresholds, composite_threshold)
-        lines = failure_report(batch, min_pass_rate)
+        lines = failure_report(
+            batch,
+            min_pass_rate,
+            max_undetermined_rate=max_undetermined_rate,
+            max_error_rate=max_error_rate,
+            gate=gate,
+        )
         if lines:
             raise GateFailure(
                 f"assay gate failed over {len(batch.results)} samples:\n  " + "\n  ".join(lines)
             )
 
     def assert_no_regression(
-        self, batch: BatchEvalResult, baseline_file: str | Path, threshold: float = 0.05
+        self,
+        batch: BatchEvalResult,
+        baseline_file: str | Path,
+        threshold: float = 0.05,
+        *,
+        max_error_rate: float = 0.0,
     ) -> None:
         """Compare ``batch`` with the baseline stored in ``baseline_file``; fail on any metric
-        whose mean dropped by more than ``threshold``. With ``--assay-update-baseline`` the file
-        is (re)written instead and the check passes.
+        whose mean dropped by more than ``threshold``, and on metric errors (more than
+        ``max_error_rate`` of the results; by default any). Thresholds do not matter here: this
+        is the regression-only gate. With ``--assay-update-baseline`` the file is (re)written
+        instead and the check passes, unless the batch holds errors (a baseline of failed judge
+        calls is no reference).
 
-        :raises GateFailure: when a metric regressed, or the file is missing (the message says
-            how to create it).
+        :raises GateFailure: when a metric regressed or errored, or the file is missing (the
+            message says how to create it).
+        :raises assay.AssayError: ``MALFORMED_INPUT`` when there is no sample or no score at
+            all.
         """
         path = Path(baseline_file)
+        errors = _report_lines(batch, Gate(max_error_rate=max_error_rate).check_errors(batch))
+        if errors:
+            raise GateFailure(
+                f"assay: metric errors over {len(batch.results)} samples:\n  " + "\n  ".join(errors)
+            )
         if self.update_baselines:
             with atomic_write(path) as handle:
                 json.dump(batch_to_wire(batch, with_results=False), handle, indent=2)
