@@ -198,7 +198,7 @@ def test_metric_pass_flag_is_recomputed_from_score_and_threshold(registry):
 )
 def test_bad_samples_raise_coded_errors(registry, sample, code, path):
     with pytest.raises(assay.AssayError) as excinfo:
-        evaluate(sample, registry=registry)
+        evaluate(sample, registry=registry, strict=True)
     assert codes_of(excinfo) == (code, path)
 
 

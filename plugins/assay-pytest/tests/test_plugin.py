@@ -234,7 +234,7 @@ def test_bad_sample_file_reports_the_line(pytester):
             with pytest.raises(assay.AssayError) as excinfo:
                 assay_gate.evaluate("broken.jsonl")
             assert excinfo.value.code == "MISSING_ANSWER"
-            assert excinfo.value.path == "broken.jsonl:1.answer"
+            assert excinfo.value.path == "broken.jsonl line 1.answer"
         """
     )
     pytester.runpytest().assert_outcomes(passed=1)

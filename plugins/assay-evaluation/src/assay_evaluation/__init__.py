@@ -14,6 +14,12 @@ from assay_evaluation._aggregate import baseline_means, detect_regressions, summ
 from assay_evaluation._api import Evaluator, create_evaluator, evaluate, evaluate_batch
 from assay_evaluation._batch import summarize_batch
 from assay_evaluation._codes import EvaluationErrorCode
+from assay_evaluation._columns import (
+    COLUMN_ALIASES,
+    FIELDS,
+    IGNORED_COLUMNS,
+    SampleFieldWarning,
+)
 from assay_evaluation._context import SampleContext
 from assay_evaluation._gate import FAIL_ON, Gate, GateVerdict
 from assay_evaluation._options import MODES, EvaluateOptions, parse_options, snake_case
@@ -26,6 +32,7 @@ from assay_evaluation._profiles import (
     QUESTION_METRICS,
     metric_label,
 )
+from assay_evaluation._readers import FORMATS, read_samples
 from assay_evaluation._replay import replay_thresholds
 from assay_evaluation._samples import coerce_sample, has_question, sample_to_wire
 from assay_evaluation._single import composite_score, judge_pass
@@ -49,9 +56,13 @@ from assay_evaluation._wire import (
 )
 
 __all__ = [
+    "COLUMN_ALIASES",
     "COMPATIBLE_METRICS",
     "DEFAULT_METRICS",
     "FAIL_ON",
+    "FIELDS",
+    "FORMATS",
+    "IGNORED_COLUMNS",
     "LLM_METRIC_KIND",
     "METRIC_SET_KIND",
     "MODES",
@@ -70,6 +81,7 @@ __all__ = [
     "MetricAggregate",
     "MetricRegression",
     "SampleContext",
+    "SampleFieldWarning",
     "aggregate_to_wire",
     "baseline_means",
     "batch_to_wire",
@@ -89,6 +101,7 @@ __all__ = [
     "parse_options",
     "profile_metrics",
     "read_results",
+    "read_samples",
     "replay_thresholds",
     "result_from_wire",
     "result_to_wire",

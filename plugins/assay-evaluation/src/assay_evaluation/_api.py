@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -10,8 +10,10 @@ import attrs
 from assay import AssayError, EvalSample, Metric, Registry, default_registry
 from assay_evaluation._batch import run_batch, summarize_tally
 from assay_evaluation._codes import EvaluationErrorCode as Code
+from assay_evaluation._columns import ColumnMapper
 from assay_evaluation._options import EvaluateOptions, parse_options
 from assay_evaluation._plan import resolve_plan
+from assay_evaluation._readers import SampleSource, read_samples
 from assay_evaluation._samples import coerce_sample
 from assay_evaluation._single import evaluate_with_plan
 from assay_evaluation._types import BatchEvalResult, EvalResult
@@ -30,6 +32,8 @@ def evaluate(
     options: OptionsLike = None,
     *,
     registry: Registry | None = None,
+    column_map: Mapping[str, str] | None = None,
+    strict: bool = False,
 ) -> EvalResult:
     """Evaluate one sample (rag-eval-node-ts 0.3 ``evaluate``).
 
@@ -40,6 +44,10 @@ def evaluate(
         metric.
     :param options: :class:`EvaluateOptions` or a mapping of them (snake_case or camelCase keys).
     :param registry: where metrics and judges are looked up (default: the process registry).
+    :param column_map: sample field -> key, for keys that are neither the JSON input format's
+        nor ragas's (``user_input``, ``response``, ``retrieved_contexts``, ``reference``).
+    :param strict: an unknown key is an ``INVALID_SAMPLE`` error instead of a
+        :class:`~assay_evaluation.SampleFieldWarning`.
     :return: per-metric results (tri-state), the composite score and the overall pass.
     :raises AssayError: ``MISSING_ANSWER``, ``INVALID_CONTEXTS``, ``INVALID_SAMPLE`` for a bad
         sample; ``UNKNOWN_METRIC``, ``INVALID_THRESHOLD``, ``INVALID_OPTION``,
@@ -48,19 +56,28 @@ def evaluate(
         protocol; ``INVALID_METRIC_RESULT`` when a metric breaks its contract.
     """
     parsed = parse_options(options)
-    checked = coerce_sample(sample)
+    checked = coerce_sample(ColumnMapper(column_map, strict=strict).row(sample, "sample"))
     plan = resolve_plan(metrics, parsed, registry or default_registry())
     return evaluate_with_plan(checked, plan)
 
 
 def evaluate_batch(
-    samples: Iterable[SampleLike],
+    samples: SampleSource,
     metrics: Sequence[MetricLike] | None = None,
     options: OptionsLike = None,
     *,
     registry: Registry | None = None,
+    column_map: Mapping[str, str] | None = None,
+    strict: bool = False,
+    format: str | None = None,
+    contexts_separator: str | None = None,
 ) -> BatchEvalResult:
     """Evaluate many samples (rag-eval-node-ts 0.3 ``evaluateBatch``), at any scale.
+
+    ``samples`` is a list (or any iterable) of samples, a path to a JSON Lines, JSON array, CSV
+    or Parquet file, a pandas or polars DataFrame, a Hugging Face ``Dataset`` or a mapping of
+    columns; columns are matched as :func:`~assay_evaluation.read_samples` says (``format``,
+    ``column_map``, ``strict`` and ``contexts_separator`` are its arguments).
 
     Every sample is validated before any work starts. Results come back in input order whatever
     the executor. With ``options.executor`` the work runs there in chunks of
@@ -74,18 +91,19 @@ def evaluate_batch(
 
     :return: results, per-metric aggregates, composite aggregate, overall pass, total cost and,
         with ``options.baseline_result``, regressions.
-    :raises AssayError: as :func:`evaluate` (a bad sample is reported as ``samples[i].field``);
+    :raises AssayError: as :func:`evaluate` and :func:`~assay_evaluation.read_samples` (a bad
+        sample is reported as ``samples[i].field``, ``line N.field`` or ``row N.field``);
         ``INVALID_BASELINE`` for a baseline without aggregates; ``MALFORMED_INPUT`` when the
         file to resume from is not a results stream.
     """
     parsed = parse_options(options)
-    if isinstance(samples, str | bytes | Mapping) or not isinstance(samples, Iterable):
-        raise AssayError(
-            Code.INVALID_SAMPLE,
-            f"samples must be a list of sample objects, got {type(samples).__name__}",
-            "samples",
-        )
-    checked = [coerce_sample(s, f"samples[{i}]") for i, s in enumerate(samples)]
+    checked = read_samples(
+        samples,
+        format=format,
+        column_map=column_map,
+        strict=strict,
+        contexts_separator=contexts_separator,
+    )
     plan = resolve_plan(metrics, parsed, registry or default_registry())
     results, tally = run_batch(checked, plan, parsed)
     return summarize_tally(
@@ -129,16 +147,19 @@ class Evaluator:
 
     def evaluate_batch(
         self,
-        samples: Iterable[SampleLike],
+        samples: SampleSource,
         metrics: Sequence[MetricLike] | None = None,
         options: OptionsLike = None,
+        **reading: Any,
     ) -> BatchEvalResult:
-        """:func:`evaluate_batch` with this evaluator's configuration."""
+        """:func:`evaluate_batch` with this evaluator's configuration; ``reading`` takes its
+        ``column_map``, ``strict``, ``format`` and ``contexts_separator``."""
         return evaluate_batch(
             samples,
             self.metrics if metrics is None else metrics,
             self.config.merged(options),
             registry=self.registry,
+            **reading,
         )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sys
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,31 +25,17 @@ from assay import AssayError, ErrorCode, ExitCode, default_registry
 from assay.cli import atomic_write, read_json_file, workers_option
 from assay_evaluation._api import evaluate_batch
 from assay_evaluation._codes import EvaluationErrorCode as Code
+from assay_evaluation._columns import SampleFieldWarning
 from assay_evaluation._gate import FAIL_ON, Gate, GateVerdict
 from assay_evaluation._judge_config import judge_from_config
 from assay_evaluation._options import check_timestamp
 from assay_evaluation._outcome import status_of
-from assay_evaluation._samples import coerce_sample
+from assay_evaluation._readers import FORMATS, read_samples
 from assay_evaluation._summary import summary_text
 from assay_evaluation._types import BatchEvalResult, EvalResult
 from assay_evaluation._wire import batch_to_wire
 
-__all__ = ["eval_command", "read_samples", "sample_line"]
-
-
-def _read_text(path: str) -> str:
-    """The UTF-8 text of ``path``, or of standard input for ``-``."""
-    try:
-        if path == "-":
-            return sys.stdin.buffer.read().decode("utf-8")
-        return Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise AssayError(ErrorCode.IO_ERROR, f"cannot read {path}: {exc.strerror}", path) from exc
-    except UnicodeDecodeError as exc:
-        where = "standard input" if path == "-" else path
-        raise AssayError(
-            ErrorCode.MALFORMED_INPUT, f"{where} is not UTF-8 text: {exc.reason}", path
-        ) from exc
+__all__ = ["eval_command", "sample_line"]
 
 
 def _json_kind(value: Any) -> str:
@@ -80,36 +67,36 @@ def _read_config(path: str | None) -> dict[str, Any]:
     return dict(config)
 
 
-def read_samples(path: str) -> list[Any]:
-    """Samples from a JSON Lines file, ``-`` for standard input (one ``EvalSample`` object per
-    line in the JSON input format, compatible with rag-eval-node-ts 0.3; blank lines skipped).
+def _read(data: str, cli: dict[str, Any]) -> list[Any]:
+    """The samples of DATA, printing each unknown column once as a warning line on standard
+    error (``warning [UNKNOWN_FIELD] row 1.questoin: ...``).
 
-    :raises AssayError: ``IO_ERROR`` when unreadable; ``MALFORMED_INPUT`` for text that is not
-        UTF-8 or a line that is not JSON; the sample codes (``MISSING_ANSWER``, ...) with path
-        ``line N.<field>``.
+    :raises AssayError: as :func:`~assay_evaluation.read_samples`; ``MALFORMED_INPUT`` when
+        there is no sample at all.
     """
-    text = _read_text(path)
-    samples = []
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise AssayError(
-                ErrorCode.MALFORMED_INPUT, f"not valid JSON: {exc.msg}", f"line {number}"
-            ) from exc
-        except RecursionError as exc:
-            raise AssayError(
-                ErrorCode.MALFORMED_INPUT, "JSON nests too deep to read", f"line {number}"
-            ) from exc
-        except ValueError as exc:  # int() refuses integers over sys.get_int_max_str_digits()
-            raise AssayError(
-                ErrorCode.MALFORMED_INPUT,
-                f"holds an integer too long to read: {exc}",
-                f"line {number}",
-            ) from exc
-        samples.append(coerce_sample(value, f"line {number}"))
+    column_map = _pairs(cli.pop("column_map"), "--map", Code.INVALID_OPTION)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", SampleFieldWarning)
+        samples = read_samples(
+            data,
+            format=cli.pop("input_format"),
+            column_map=column_map,
+            strict=cli.pop("strict"),
+            contexts_separator=cli.pop("contexts_separator"),
+        )
+    for warning in caught:
+        if isinstance(warning.message, SampleFieldWarning):
+            click.echo(f"warning [{warning.message.code}] {warning.message}", err=True)
+        else:
+            warnings.warn_explicit(
+                warning.message, warning.category, warning.filename, warning.lineno
+            )
+    if not samples:
+        raise AssayError(
+            ErrorCode.MALFORMED_INPUT,
+            "no samples: the input holds no sample (an empty run proves nothing)",
+            "standard input" if data == "-" else data,
+        )
     return samples
 
 
@@ -137,18 +124,28 @@ def sample_line(result: EvalResult, index: int) -> dict[str, Any]:
     }
 
 
+def _pairs(pairs: tuple[str, ...], option: str, code: str) -> dict[str, str]:
+    """``KEY=VALUE`` arguments of a repeatable option as a dict."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise AssayError(code, f"expected KEY=VALUE, got {pair!r}", option)
+        out[key.strip()] = value.strip()
+    return out
+
+
 def _parse_thresholds(pairs: tuple[str, ...]) -> dict[str, float]:
     thresholds: dict[str, float] = {}
-    for pair in pairs:
-        metric_id, sep, value = pair.partition("=")
+    for metric_id, value in _pairs(pairs, "--threshold", Code.INVALID_THRESHOLD).items():
         try:
-            thresholds[metric_id.strip()] = float(value)
+            thresholds[metric_id] = float(value)
         except ValueError:
-            sep = ""
-        if not sep or not metric_id.strip():
             raise AssayError(
-                Code.INVALID_THRESHOLD, f"expected METRIC=NUMBER, got {pair!r}", "--threshold"
-            )
+                Code.INVALID_THRESHOLD,
+                f"expected METRIC=NUMBER, got {metric_id}={value}",
+                "--threshold",
+            ) from None
     return thresholds
 
 
@@ -207,6 +204,26 @@ def _gate(config: dict[str, Any], cli: dict[str, Any]) -> Gate:
 
 @click.command("eval")
 @click.argument("data", type=click.Path(dir_okay=False))
+@click.option(
+    "--format",
+    "input_format",
+    type=click.Choice(FORMATS),
+    help="Format of DATA (default: from the extension, else from the first bytes).",
+)
+@click.option(
+    "--map",
+    "column_map",
+    multiple=True,
+    metavar="FIELD=COLUMN",
+    help="Read a sample field (question, answer, contexts, ground_truth, id, metadata) from "
+    "another column (repeatable).",
+)
+@click.option(
+    "--contexts-separator",
+    metavar="SEP",
+    help="In a CSV, split a contexts cell that is not a JSON array on SEP.",
+)
+@click.option("--strict", is_flag=True, help="An unknown column is an error, not a warning.")
 @click.option("--metrics", help="Comma-separated metric ids (default: the default metric set).")
 @click.option(
     "--profile",
@@ -290,8 +307,9 @@ def _gate(config: dict[str, Any], cli: dict[str, Any]) -> Gate:
 )
 @click.pass_context
 def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
-    """Evaluate the samples in DATA.jsonl (one sample object per line, in the JSON input format
-    compatible with rag-eval-node-ts 0.3; - reads standard input).
+    """Evaluate the samples in DATA: JSON Lines (the JSON input format compatible with
+    rag-eval-node-ts 0.3), a JSON array, CSV or Parquet; - reads standard input. ragas column
+    names (user_input, response, retrieved_contexts, reference) are recognised.
 
     Exit codes: 0 the gate passed (or --save-baseline wrote the baseline), 1 a threshold, pass
     rate, undetermined rate or regression failed, or a metric or judge errored; 2 bad input or
@@ -302,13 +320,7 @@ def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
     cli["threshold"] = _parse_thresholds(cli.pop("thresholds"))
     gate = _gate(config, cli)
     metrics, options = _options(config, cli, registry)
-    samples = read_samples(data)
-    if not samples:
-        raise AssayError(
-            ErrorCode.MALFORMED_INPUT,
-            "no samples: the input has no JSON line (an empty run proves nothing)",
-            "standard input" if data == "-" else data,
-        )
+    samples = _read(data, cli)
     if cli["baseline"]:
         options["baseline_result"] = read_json_file(cli["baseline"])
     if cli["output"]:

@@ -4,7 +4,7 @@ with a baseline file checked into the repository."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +15,10 @@ from assay_evaluation import (
     Gate,
     GateVerdict,
     batch_to_wire,
-    coerce_sample,
     error_of,
     evaluate_batch,
     metric_label,
+    read_samples,
     replay_thresholds,
     status_of,
 )
@@ -32,23 +32,24 @@ class GateFailure(AssertionError):
     """An evaluation gate failed; the message lists each failing metric and regression."""
 
 
-def load_samples(path: str | Path) -> list[assay.EvalSample]:
-    """Samples from a JSON Lines file of ``EvalSample`` objects in the JSON input
-    format (blank lines skipped).
+def load_samples(path: str | Path, **reading: Any) -> list[assay.EvalSample]:
+    """Samples from a JSON Lines, JSON array, CSV or Parquet file
+    (:func:`assay_evaluation.read_samples`; ``reading`` takes its ``format``, ``column_map``,
+    ``strict`` and ``contexts_separator``).
 
-    :raises assay.AssayError: ``MALFORMED_INPUT`` for a line that is not JSON; the sample codes
-        (``MISSING_ANSWER``, ``INVALID_CONTEXTS``, ...) with path ``<file>:<line>.<field>``.
+    :raises assay.AssayError: ``MALFORMED_INPUT`` for a file without a sample or a line that is
+        not JSON; the sample codes (``MISSING_ANSWER``, ``INVALID_CONTEXTS``, ...) with path
+        ``<file> <row>.<field>`` (``golden.jsonl line 3.answer``).
     """
-    samples = []
-    text = Path(path).read_text(encoding="utf-8")
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line)
-        except ValueError as exc:
-            raise assay.AssayError("MALFORMED_INPUT", "not valid JSON", f"{path}:{number}") from exc
-        samples.append(coerce_sample(value, f"{path}:{number}"))
+    try:
+        samples = read_samples(path, **reading)
+    except assay.AssayError as error:
+        where = f"{path} {error.path}" if error.path and error.path != str(path) else str(path)
+        raise assay.AssayError(error.code, error.message, where, details=error.details) from error
+    if not samples:
+        raise assay.AssayError(
+            "MALFORMED_INPUT", "no samples: an empty run proves nothing", str(path)
+        )
     return samples
 
 
@@ -130,14 +131,18 @@ class EvalGate:
 
     def evaluate(
         self,
-        samples: Iterable[assay.EvalSample | Mapping[str, Any]] | str | Path,
+        samples: Any,
         metrics: Sequence[str] | None = None,
         options: Mapping[str, Any] | None = None,
+        **reading: Any,
     ) -> BatchEvalResult:
-        """:func:`assay_evaluation.evaluate_batch` over ``samples`` (or a JSON Lines path)."""
+        """:func:`assay_evaluation.evaluate_batch` over ``samples``: a file path (JSON Lines, a
+        JSON array, CSV, Parquet), a DataFrame, a ``Dataset`` or an iterable of samples;
+        ``reading`` takes ``column_map``, ``strict``, ``format`` and ``contexts_separator``."""
         if isinstance(samples, str | Path):
-            return evaluate_batch(load_samples(samples), metrics, options, registry=self.registry)
-        return evaluate_batch(samples, metrics, options, registry=self.registry)
+            samples = load_samples(samples, **reading)
+            reading = {}
+        return evaluate_batch(samples, metrics, options, registry=self.registry, **reading)
 
     def assert_passes(
         self,

@@ -1,0 +1,269 @@
+"""From a row of someone's data to a sample in the JSON input format: RAGAS column names,
+``column_map`` for any other names, cells of tables (CSV, DataFrames, Parquet) turned into
+lists and numbers, and unknown columns reported once each with a did-you-mean.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+from assay import AssayError
+from assay_evaluation._codes import EvaluationErrorCode as Code
+from assay_evaluation._options import suggest
+
+__all__ = [
+    "COLUMN_ALIASES",
+    "FIELDS",
+    "IGNORED_COLUMNS",
+    "ColumnMapper",
+    "SampleFieldWarning",
+    "check_column_map",
+]
+
+FIELDS = ("question", "answer", "contexts", "ground_truth", "id", "metadata")
+"""The sample fields a column can be mapped to (``groundTruth`` is accepted for
+``ground_truth``)."""
+
+_WIRE = {"ground_truth": "groundTruth", "groundTruth": "groundTruth"}
+
+COLUMN_ALIASES: Mapping[str, str] = {
+    "question": "question",
+    "answer": "answer",
+    "contexts": "contexts",
+    "groundTruth": "groundTruth",
+    "ground_truth": "groundTruth",
+    "id": "id",
+    "metadata": "metadata",
+    # ragas 0.2 and later (SingleTurnSample, EvaluationDataset)
+    "user_input": "question",
+    "response": "answer",
+    "retrieved_contexts": "contexts",
+    "reference": "groundTruth",
+}
+"""Column name -> field of the JSON input format: the format's own names and ragas's names
+(``user_input``, ``response``, ``retrieved_contexts``, ``reference``; ragas's older
+``question``, ``answer``, ``contexts``, ``ground_truth`` are the format's own)."""
+
+IGNORED_COLUMNS = frozenset(
+    {
+        "reference_contexts",
+        "retrieved_context_ids",
+        "reference_context_ids",
+        "multi_responses",
+        "rubrics",
+        "reference_tool_calls",
+        "persona_name",
+        "query_style",
+        "query_length",
+        "synthesizer_name",
+    }
+)
+"""ragas columns that no metric here reads; they are skipped without a warning."""
+
+_CANONICAL = frozenset(("question", "answer", "contexts", "groundTruth", "id", "metadata"))
+
+
+class SampleFieldWarning(UserWarning):
+    """A column of the data that is not a sample field (it is ignored); ``strict=True`` (or
+    ``assay eval --strict``) makes it an ``INVALID_SAMPLE`` error instead.
+
+    Attributes:
+        code: ``"UNKNOWN_FIELD"``.
+        path: where it was first seen, e.g. ``row 1.questoin``.
+        message: what was wrong, with a did-you-mean when a field name is close.
+    """
+
+    code = "UNKNOWN_FIELD"
+
+    def __init__(self, message: str, path: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.message = message
+        self.path = path
+
+
+def check_column_map(
+    column_map: Mapping[str, str] | None, path: str = "column_map"
+) -> dict[str, str]:
+    """``column_map`` (field -> column name) validated, with ``ground_truth`` spelled either
+    way; returns column -> wire field.
+
+    :raises AssayError: ``INVALID_OPTION`` for a field that is not one of :data:`FIELDS` (with
+        a did-you-mean), a column that is not a non-empty string, or two fields from one column.
+    """
+    if column_map is None:
+        return {}
+    if not isinstance(column_map, Mapping):
+        raise AssayError(Code.INVALID_OPTION, "must map sample fields to column names", path)
+    by_column: dict[str, str] = {}
+    for field, column in column_map.items():
+        name = "ground_truth" if field == "groundTruth" else field
+        if name not in FIELDS:
+            raise AssayError(
+                Code.INVALID_OPTION,
+                f"{field!r} is not a sample field{suggest(str(field), FIELDS)} (fields: "
+                f"{', '.join(FIELDS)})",
+                f"{path}.{field}",
+            )
+        if not isinstance(column, str) or not column:
+            raise AssayError(Code.INVALID_OPTION, "a column name is a string", f"{path}.{field}")
+        if column in by_column:
+            raise AssayError(
+                Code.INVALID_OPTION, f"column {column!r} is mapped twice", f"{path}.{field}"
+            )
+        by_column[column] = _WIRE.get(name, name)
+    return by_column
+
+
+def _missing(value: Any) -> bool:
+    """A table's empty cell: ``None``, NaN (pandas, Parquet) or pandas' ``NA``."""
+    if value is None:
+        return True
+    if isinstance(value, float):
+        return math.isnan(value)
+    return type(value).__name__ in ("NAType", "NaTType")
+
+
+def _plain(value: Any) -> Any:
+    """numpy scalars and arrays (from pandas or Parquet) as Python numbers and lists."""
+    if hasattr(value, "tolist") and hasattr(value, "dtype"):
+        return value.tolist()
+    return value
+
+
+class ColumnMapper:
+    """Turns rows into samples in the JSON input format; reports each unknown column once.
+
+    :param column_map: sample field -> column name, for names ragas and the JSON input format
+        do not use (``{"question": "prompt"}``).
+    :param strict: an unknown column is an ``INVALID_SAMPLE`` error instead of a
+        :class:`SampleFieldWarning`.
+    :param contexts_separator: in a table, a ``contexts`` cell that is not a JSON array is split
+        on this string (default: the cell is one context).
+    """
+
+    def __init__(
+        self,
+        column_map: Mapping[str, str] | None = None,
+        *,
+        strict: bool = False,
+        contexts_separator: str | None = None,
+    ) -> None:
+        self.by_column = check_column_map(column_map)
+        self.mapped_fields = frozenset(self.by_column.values())
+        self.strict = strict
+        self.separator = contexts_separator
+        self.reported: set[str] = set()
+        self._checked = not self.by_column
+
+    def row(self, row: Any, path: str, tabular: bool = False) -> Any:
+        """``row`` as a sample mapping (anything that is not a mapping is returned unchanged,
+        for :func:`~assay_evaluation.coerce_sample` to judge).
+
+        :raises AssayError: ``INVALID_SAMPLE`` for two columns giving one field, or an unknown
+            column under ``strict``; ``INVALID_CONTEXTS`` for a contexts cell that starts like
+            a JSON array but is not one; ``INVALID_OPTION`` when a mapped column is absent from
+            the first row.
+        """
+        if not isinstance(row, Mapping):
+            return row
+        if not self._checked:
+            self._check_first(row, path)
+        if not tabular and not self.by_column and row.keys() <= _CANONICAL:
+            return row  # already the JSON input format: the common case costs one set test
+        out: dict[str, Any] = {}
+        origin: dict[str, str] = {}
+        for column, value in row.items():
+            field = self.by_column.get(column)
+            if field is None:
+                field = COLUMN_ALIASES.get(column)
+                if field in self.mapped_fields:  # the field comes from its mapped column
+                    field = None
+            if field is None:
+                if column not in IGNORED_COLUMNS:
+                    self._unknown(str(column), path)
+                continue
+            if field in origin:
+                raise AssayError(
+                    Code.INVALID_SAMPLE,
+                    f"columns {origin[field]!r} and {column!r} both give the {field}; keep one "
+                    "or map one explicitly",
+                    f"{path}.{column}",
+                )
+            origin[field] = str(column)
+            if tabular:
+                value = self._cell(field, value, f"{path}.{column}")
+                if value is None:
+                    continue
+            out[field] = value
+        return out
+
+    def _check_first(self, row: Mapping[str, Any], path: str) -> None:
+        self._checked = True
+        for column, field in self.by_column.items():
+            if column not in row:
+                raise AssayError(
+                    Code.INVALID_OPTION,
+                    f"column {column!r} (mapped to {field}) is not in the data"
+                    f"{suggest(column, map(str, row))} (columns: {', '.join(map(str, row))})",
+                    f"column_map.{field}",
+                )
+
+    def _unknown(self, column: str, path: str) -> None:
+        hint = suggest(column, COLUMN_ALIASES)
+        if self.strict:
+            raise AssayError(
+                Code.INVALID_SAMPLE,
+                f"unknown field {column!r}{hint}; map it with column_map / --map, or drop it",
+                f"{path}.{column}",
+            )
+        if column not in self.reported:
+            self.reported.add(column)
+            warnings.warn(
+                SampleFieldWarning(
+                    f"unknown field {column!r}{hint}; ignored (map it with column_map / --map)",
+                    f"{path}.{column}",
+                ),
+                stacklevel=4,
+            )
+
+    def _cell(self, field: str, value: Any, path: str) -> Any:
+        """A table cell as the JSON input format has it; ``None`` for an empty cell."""
+        value = _plain(value)
+        if field == "contexts":
+            if _missing(value):
+                return []
+            if isinstance(value, str):
+                return self._contexts(value, path)
+            return value
+        if _missing(value) or (isinstance(value, str) and not value.strip()):
+            return None
+        if field == "metadata" and isinstance(value, str) and value.lstrip().startswith("{"):
+            return _json_cell(value, Code.INVALID_SAMPLE, path, "object")
+        if field == "id" and isinstance(value, float) and value.is_integer():
+            return int(value)  # an integer column with gaps reads back as floats
+        return value
+
+    def _contexts(self, cell: str, path: str) -> list[Any]:
+        if not cell.strip():
+            return []
+        if cell.lstrip().startswith("["):
+            return list(_json_cell(cell, Code.INVALID_CONTEXTS, path, "array"))
+        if self.separator:
+            return [part for part in cell.split(self.separator) if part.strip()]
+        return [cell]
+
+
+def _json_cell(cell: str, code: str, path: str, kind: str) -> Any:
+    try:
+        value = json.loads(cell)
+    except ValueError as exc:
+        raise AssayError(
+            code, f"the cell starts like a JSON {kind} but is not one: {exc}", path
+        ) from exc
+    if not isinstance(value, list if kind == "array" else dict):
+        raise AssayError(code, f"the cell must be a JSON {kind}", path)
+    return value

@@ -1,0 +1,244 @@
+"""Reading samples from wherever a team keeps them: JSON Lines, a JSON array, CSV and Parquet
+files (or standard input), a pandas or polars DataFrame, a Hugging Face ``Dataset`` or anything
+else that iterates rows, and any iterable of mappings."""
+
+from __future__ import annotations
+
+import csv
+import importlib
+import io
+import json
+import os
+import sys
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from assay import AssayError, ErrorCode, EvalSample
+from assay_evaluation._codes import EvaluationErrorCode as Code
+from assay_evaluation._columns import ColumnMapper
+from assay_evaluation._samples import coerce_sample
+
+__all__ = ["FORMATS", "SampleSource", "read_samples", "sample_rows"]
+
+FORMATS = ("jsonl", "json", "csv", "parquet")
+"""File formats ``assay eval`` and :func:`read_samples` read."""
+
+_EXTENSIONS = {
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".csv": "csv",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+}
+
+SampleSource = Any
+"""A path (``str`` or ``os.PathLike``; ``"-"`` for standard input), a DataFrame, a ``Dataset``,
+a mapping of columns, or an iterable of sample mappings / :class:`~assay.EvalSample`."""
+
+Rows = Iterator[tuple[str, Any]]
+"""``(where, row)`` pairs: ``where`` names the row in errors (``line 3``, ``row 2``,
+``samples[4]``)."""
+
+
+def _bytes(path: str) -> bytes:
+    try:
+        if path == "-":
+            return sys.stdin.buffer.read()
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise AssayError(ErrorCode.IO_ERROR, f"cannot read {path}: {exc.strerror}", path) from exc
+
+
+def _text(data: bytes, path: str) -> str:
+    try:
+        return data.decode("utf-8-sig")  # a spreadsheet's CSV often starts with a BOM
+    except UnicodeDecodeError as exc:
+        where = "standard input" if path == "-" else path
+        raise AssayError(
+            ErrorCode.MALFORMED_INPUT, f"{where} is not UTF-8 text: {exc.reason}", path
+        ) from exc
+
+
+def _sniff(data: bytes) -> str:
+    """The format of ``data`` from its first bytes: Parquet's magic, a JSON array, a JSON
+    object per line, else CSV."""
+    if data.startswith(b"PAR1"):
+        return "parquet"
+    start = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+    return {b"[": "json", b"{": "jsonl"}.get(start, "csv")
+
+
+def _json(text: str, where: str) -> Any:
+    try:
+        return json.loads(text)
+    except RecursionError as exc:
+        raise AssayError(ErrorCode.MALFORMED_INPUT, "JSON nests too deep to read", where) from exc
+    except json.JSONDecodeError as exc:
+        raise AssayError(ErrorCode.MALFORMED_INPUT, f"not valid JSON: {exc.msg}", where) from exc
+    except ValueError as exc:  # int() refuses integers over sys.get_int_max_str_digits()
+        raise AssayError(
+            ErrorCode.MALFORMED_INPUT, f"holds an integer too long to read: {exc}", where
+        ) from exc
+
+
+def _jsonl_rows(text: str) -> Rows:
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.strip():
+            yield f"line {number}", _json(line, f"line {number}")
+
+
+def _json_rows(text: str, path: str) -> Rows:
+    value = _json(text, path)
+    if not isinstance(value, list):
+        raise AssayError(
+            ErrorCode.MALFORMED_INPUT,
+            f"a JSON file of samples holds an array of sample objects, got {type(value).__name__}",
+            path,
+        )
+    for index, row in enumerate(value):
+        yield f"samples[{index}]", row
+
+
+def _csv_rows(text: str) -> Rows:
+    reader = csv.DictReader(io.StringIO(text, newline=""), restkey=_EXTRA)
+    for number, row in enumerate(reader, start=1):
+        if _EXTRA in row:
+            extra = len(row[_EXTRA])
+            raise AssayError(
+                ErrorCode.MALFORMED_INPUT,
+                f"the row has {extra} more cell(s) than the header has columns",
+                f"row {number}",
+            )
+        yield f"row {number}", row
+
+
+_EXTRA = "\0extra"  # the key csv.DictReader gives the cells beyond the header
+
+
+def _parquet_rows(data: bytes, path: str) -> Rows:
+    try:
+        pq = importlib.import_module("pyarrow.parquet")
+    except ImportError as exc:
+        raise AssayError(
+            Code.MISSING_DEPENDENCY,
+            "reading Parquet needs pyarrow: pip install 'assay-evaluation[parquet]'",
+            path,
+        ) from exc
+    try:
+        table = pq.read_table(io.BytesIO(data))
+    except Exception as exc:  # pyarrow raises its own error types for a damaged file
+        raise AssayError(
+            ErrorCode.MALFORMED_INPUT, f"not a readable Parquet file: {exc}", path
+        ) from exc
+    for number, row in enumerate(table.to_pylist(), start=1):
+        yield f"row {number}", row
+
+
+def file_rows(path: str, format: str | None = None) -> tuple[Rows, bool]:
+    """The rows of the file ``path`` (``-``: standard input) and whether they are table rows.
+    The format is ``format``, else the extension's (``.jsonl``, ``.ndjson``, ``.csv``,
+    ``.parquet``), else sniffed from the first bytes.
+
+    :raises AssayError: ``IO_ERROR`` when unreadable; ``MALFORMED_INPUT`` for text that is not
+        UTF-8, JSON that does not parse, a CSV row longer than its header, a damaged Parquet
+        file; ``INVALID_OPTION`` for an unknown format; ``MISSING_DEPENDENCY`` for Parquet
+        without pyarrow.
+    """
+    if format is not None and format not in FORMATS:
+        raise AssayError(
+            Code.INVALID_OPTION, f"format must be one of {', '.join(FORMATS)}", "format"
+        )
+    data = _bytes(path)
+    kind = format or _EXTENSIONS.get(Path(path).suffix.lower()) or _sniff(data)
+    if kind == "parquet":
+        return _parquet_rows(data, path), True
+    text = _text(data, path)
+    if kind == "csv":
+        return _csv_rows(text), True
+    if kind == "json" or (kind == "jsonl" and format is None and text.lstrip().startswith("[")):
+        return _json_rows(text, path), False
+    return _jsonl_rows(text), False
+
+
+def _columns_to_rows(columns: Mapping[str, Any]) -> Rows:
+    """A mapping of column name -> list of values (``Dataset.to_dict()``) as rows."""
+    lengths = {len(values) for values in columns.values() if isinstance(values, list | tuple)}
+    if len(lengths) != 1 or len(columns) != sum(
+        isinstance(v, list | tuple) for v in columns.values()
+    ):
+        raise AssayError(
+            Code.INVALID_SAMPLE,
+            "a mapping of samples maps each column to a list of the same length (for one "
+            "sample, use evaluate())",
+            "samples",
+        )
+    names = list(columns)
+    for index, values in enumerate(zip(*columns.values(), strict=True)):
+        yield f"samples[{index}]", dict(zip(names, values, strict=True))
+
+
+def _enumerated(rows: Iterable[Any]) -> Rows:
+    for index, row in enumerate(rows):
+        yield f"samples[{index}]", row
+
+
+def sample_rows(source: SampleSource, format: str | None = None) -> tuple[Rows, bool]:
+    """The rows of ``source`` and whether they are table rows (cells to convert):
+
+    * a path (``str`` or ``os.PathLike``; ``"-"`` for standard input): see :func:`file_rows`;
+    * a pandas DataFrame (``to_dict(orient="records")``) or a polars one (``to_dicts()``);
+    * a mapping of column -> list of values (what ``Dataset.to_dict()`` returns);
+    * a Hugging Face ``Dataset`` or anything else that iterates rows (mappings or
+      :class:`~assay.EvalSample`); an object with only ``to_dict()`` is asked for it.
+
+    :raises AssayError: as :func:`file_rows`; ``INVALID_SAMPLE`` for anything else.
+    """
+    if isinstance(source, str | os.PathLike):
+        return file_rows(os.fspath(source), format)
+    if isinstance(source, Mapping):
+        return _columns_to_rows(source), True
+    if hasattr(source, "columns") and callable(getattr(source, "to_dict", None)):
+        if callable(getattr(source, "to_dicts", None)):  # polars
+            return _enumerated(source.to_dicts()), True
+        return _enumerated(source.to_dict(orient="records")), True
+    if hasattr(source, "column_names") and isinstance(source, Iterable):  # datasets.Dataset
+        return _enumerated(source), True
+    if isinstance(source, bytes) or not isinstance(source, Iterable):
+        to_dict = getattr(source, "to_dict", None)
+        if callable(to_dict):
+            return sample_rows(to_dict())
+        raise AssayError(
+            Code.INVALID_SAMPLE,
+            f"samples must be a file path, a DataFrame, a Dataset or an iterable of sample "
+            f"objects, got {type(source).__name__}",
+            "samples",
+        )
+    return _enumerated(source), False
+
+
+def read_samples(
+    source: SampleSource,
+    *,
+    format: str | None = None,
+    column_map: Mapping[str, str] | None = None,
+    strict: bool = False,
+    contexts_separator: str | None = None,
+) -> list[EvalSample]:
+    """Every sample of ``source`` (see :func:`sample_rows`), validated, in order.
+
+    Columns are matched to sample fields by name: the JSON input format's (``question``,
+    ``answer``, ``contexts``, ``groundTruth`` or ``ground_truth``, ``id``, ``metadata``),
+    ragas's (``user_input``, ``response``, ``retrieved_contexts``, ``reference``), or
+    ``column_map`` (field -> column). In a table a ``contexts`` cell is a JSON array of strings
+    or, with ``contexts_separator``, text split on it; an empty cell is a missing value (an
+    empty question cell: a sample without a question). An unknown column gives one
+    :class:`~assay_evaluation.SampleFieldWarning` (with a did-you-mean) and is ignored;
+    ``strict=True`` makes it an error.
+
+    :raises AssayError: as :func:`sample_rows` and :func:`~assay_evaluation.coerce_sample`, the
+        path naming the row (``line 3.answer``, ``row 2.contexts``, ``samples[4].answer``).
+    """
+    rows, tabular = sample_rows(source, format)
+    mapper = ColumnMapper(column_map, strict=strict, contexts_separator=contexts_separator)
+    return [coerce_sample(mapper.row(row, where, tabular), where) for where, row in rows]

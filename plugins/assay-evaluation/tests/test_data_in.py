@@ -1,0 +1,287 @@
+"""Samples from where teams keep them: JSON Lines, a JSON array, CSV, Parquet, standard input,
+DataFrames, Dataset-like objects, ragas column names, column maps, unknown columns."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import assay
+from assay._cli.main import build_cli
+from assay_evaluation import (
+    SampleFieldWarning,
+    batch_to_wire,
+    evaluate,
+    evaluate_batch,
+    has_question,
+    read_samples,
+)
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_evaluation_toys import toy_registry
+
+ROOT = Path(__file__).resolve().parents[3]
+RAGAS = ROOT.parent / "shared" / "data" / "evaluator-outputs" / "ragas_outputs.json"
+HALUEVAL = ROOT.parent / "shared" / "data" / "halueval_qa_dev.jsonl"
+
+
+def _ragas_samples() -> list[dict]:
+    if not RAGAS.exists():
+        pytest.skip("needs ../shared/data/evaluator-outputs/ragas_outputs.json")
+    return json.loads(RAGAS.read_text("utf-8"))["samples"]
+
+
+def _halueval(n: int) -> list[dict]:
+    """The first ``n`` HaluEval rows as samples (the right answer, its knowledge passage)."""
+    if not HALUEVAL.exists():
+        pytest.skip("needs ../shared/data/halueval_qa_dev.jsonl")
+    rows = [json.loads(line) for line in HALUEVAL.read_text("utf-8").splitlines()[:n]]
+    return [
+        {
+            "id": f"h{i}",
+            "question": row["question"].strip(),
+            "answer": row["right_answer"],
+            "contexts": [row["knowledge"]],
+            "groundTruth": row["right_answer"],
+        }
+        for i, row in enumerate(rows)
+    ]
+
+
+@pytest.fixture(scope="module")
+def registry():
+    pytest.importorskip("assay_faithfulness", reason="needs the assay-faithfulness plugin")
+    return assay.build_registry(env={"ASSAY_PLUGINS": "faithfulness"})
+
+
+def test_ragas_column_names_are_recognised(registry):
+    samples = _ragas_samples()
+    read = read_samples(samples)  # reference_contexts and the id columns are skipped quietly
+    assert read[1].question == samples[1]["user_input"]
+    assert read[1].answer == samples[1]["response"]
+    assert read[1].contexts == tuple(samples[1]["retrieved_contexts"])
+    assert read[1].ground_truth == "Delhi"
+    batch = evaluate_batch(samples, ["answer_correctness"], registry=registry)
+    assert batch.results[0].metrics["answer_correctness"].score == 1.0  # same words
+
+
+def test_older_ragas_names_and_a_column_map():
+    rows = [{"question": "q?", "answer": "a", "contexts": ["c"], "ground_truth": "a"}]
+    assert read_samples(rows)[0].ground_truth == "a"
+    mapped = read_samples(
+        [{"prompt": "q?", "output": "a", "docs": ["c"], "gold": "a"}],
+        column_map={
+            "question": "prompt",
+            "answer": "output",
+            "contexts": "docs",
+            "ground_truth": "gold",
+        },
+    )
+    assert (mapped[0].question, mapped[0].answer, mapped[0].ground_truth) == ("q?", "a", "a")
+    with pytest.raises(assay.AssayError) as caught:
+        read_samples(
+            [{"prompt": "q", "answer": "a", "contexts": []}], column_map={"question": "promt"}
+        )
+    assert caught.value.code == "INVALID_OPTION"
+    assert "did you mean 'prompt'?" in caught.value.message
+    with pytest.raises(assay.AssayError) as caught:
+        read_samples([], column_map={"questoin": "prompt"})
+    assert (caught.value.code, caught.value.path) == ("INVALID_OPTION", "column_map.questoin")
+    assert "did you mean 'question'?" in caught.value.message
+
+
+def test_unknown_columns_warn_once_with_a_did_you_mean_or_fail_when_strict():
+    rows = [{"questoin": "q", "answer": "a", "contexts": []}] * 3
+    with pytest.warns(SampleFieldWarning) as caught:
+        samples = read_samples(rows)
+    assert len(caught) == 1
+    assert str(caught[0].message) == (
+        "samples[0].questoin: unknown field 'questoin' (did you mean 'question'?); ignored "
+        "(map it with column_map / --map)"
+    )
+    assert not has_question(samples[0])
+    with pytest.raises(assay.AssayError) as error:
+        read_samples(rows, strict=True)
+    assert (error.value.code, error.value.path) == ("INVALID_SAMPLE", "samples[0].questoin")
+
+
+def test_two_columns_for_one_field_are_refused():
+    with pytest.raises(assay.AssayError) as caught:
+        read_samples([{"question": "q", "user_input": "q2", "answer": "a", "contexts": []}])
+    assert caught.value.code == "INVALID_SAMPLE"
+    assert "columns 'question' and 'user_input' both give the question" in caught.value.message
+
+
+def _write_csv(path: Path, rows: list[dict], contexts_cell) -> None:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, ["id", "question", "answer", "contexts", "reference"])
+        writer.writeheader()
+        for row in rows:
+            writer.writerow(
+                {
+                    "id": row["id"],
+                    "question": row["question"],
+                    "answer": row["answer"],
+                    "contexts": contexts_cell(row["contexts"]),
+                    "reference": row["groundTruth"],
+                }
+            )
+
+
+def test_csv_jsonl_json_array_and_parquet_give_the_same_batch(registry, tmp_path):
+    samples = _halueval(12)
+    samples[3]["question"] = ""  # an empty cell in a table is a sample without a question
+    jsonl = tmp_path / "s.jsonl"
+    jsonl.write_text("".join(json.dumps(s) + "\n" for s in samples), encoding="utf-8")
+    array = tmp_path / "s.json"
+    array.write_text(json.dumps(samples), encoding="utf-8")
+    as_csv = tmp_path / "s.csv"
+    _write_csv(as_csv, samples, json.dumps)
+    split = tmp_path / "split.csv"
+    _write_csv(split, samples, lambda contexts: " || ".join(contexts))
+    pq = pytest.importorskip("pyarrow.parquet", reason="needs pyarrow (the parquet extra)")
+    pa = pytest.importorskip("pyarrow")
+    parquet = tmp_path / "s.parquet"
+    pq.write_table(pa.Table.from_pylist(samples), parquet)
+
+    metrics = ["faithfulness", "answer_relevance", "answer_correctness"]
+    table_batches = [evaluate_batch(path, metrics, registry=registry) for path in (as_csv, parquet)]
+    table_batches.append(
+        evaluate_batch(split, metrics, registry=registry, contexts_separator=" || ")
+    )
+    reference = batch_to_wire(table_batches[0])
+    assert all(batch_to_wire(b) == reference for b in table_batches[1:])
+    no_question = table_batches[0].results[3].metrics["answer_relevance"]
+    assert no_question.score is None and "needs the sample's question" in no_question.explanation
+    assert table_batches[0].results[3].metrics["faithfulness"].score is not None
+
+    explicit = evaluate_batch(jsonl, metrics, registry=registry)  # "question": "" as written
+    assert batch_to_wire(evaluate_batch(array, metrics, registry=registry)) == batch_to_wire(
+        explicit
+    )
+    assert explicit.results[3].metrics["answer_relevance"].score == 0.0  # as rag-eval-node-ts
+    for i in (0, 5, 11):
+        assert explicit.results[i].metrics == table_batches[0].results[i].metrics
+
+
+def test_dataframes_and_dataset_like_objects(registry):
+    samples = _halueval(4)
+    pandas = pytest.importorskip("pandas", reason="needs pandas (the pandas extra)")
+    frame = pandas.DataFrame(samples)
+    frame.loc[1, "groundTruth"] = None  # a gap: NaN in the frame, no ground truth here
+    direct = evaluate_batch(samples, ["answer_correctness"], registry=registry)
+    from_frame = evaluate_batch(frame, ["answer_correctness"], registry=registry)
+    assert from_frame.results[1].metrics["answer_correctness"].score is None
+    assert from_frame.results[2].metrics == direct.results[2].metrics
+
+    class Dataset:
+        """What a Hugging Face ``datasets.Dataset`` offers (the package is not a dependency):
+        ``column_names``, iteration over row dicts and a columnar ``to_dict()``."""
+
+        def __init__(self, rows):
+            self.rows = rows
+            self.column_names = list(rows[0])
+
+        def __iter__(self):
+            return iter(self.rows)
+
+        def to_dict(self):
+            return {name: [row[name] for row in self.rows] for name in self.column_names}
+
+    dataset = Dataset(samples)
+    assert batch_to_wire(evaluate_batch(dataset, ["answer_correctness"], registry=registry)) == (
+        batch_to_wire(direct)
+    )
+    columns = evaluate_batch(dataset.to_dict(), ["answer_correctness"], registry=registry)
+    assert batch_to_wire(columns) == batch_to_wire(direct)
+    with pytest.raises(assay.AssayError) as caught:
+        evaluate_batch({"question": ["q"], "answer": "a"}, registry=registry)
+    assert caught.value.code == "INVALID_SAMPLE"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "code", "path"),
+    [
+        ("bad.csv", 'question,answer,contexts\nq,a,"[1,"\n', "INVALID_CONTEXTS", "row 1.contexts"),
+        ("bad.csv", "question,answer,contexts\nq,a,c,extra\n", "MALFORMED_INPUT", "row 1"),
+        ("bad.json", '{"question": "q"}', "MALFORMED_INPUT", None),
+        ("bad.parquet", "not parquet", "MALFORMED_INPUT", None),
+        ("bad.csv", "question,contexts\nq,[]\n", "MISSING_ANSWER", "row 1.answer"),
+    ],
+)
+def test_bad_files_give_coded_errors_naming_the_row(tmp_path, name, text, code, path):
+    target = tmp_path / name
+    target.write_text(text, encoding="utf-8")
+    with pytest.raises(assay.AssayError) as caught:
+        read_samples(target, format="json" if name == "bad.json" else None)
+    assert caught.value.code == code
+    assert caught.value.path == (path or str(target))
+
+
+def test_evaluate_accepts_ragas_names_for_one_sample(registry):
+    result = evaluate(
+        {"user_input": "Who?", "response": "Delhi", "retrieved_contexts": [], "reference": "Delhi"},
+        ["answer_correctness"],
+        registry=registry,
+    )
+    assert result.metrics["answer_correctness"].score == 1.0
+
+
+# ----------------------------------------------------------------------------- assay eval
+@pytest.fixture
+def cli_metrics(monkeypatch):
+    monkeypatch.setenv("ASSAY_PLUGINS", "evaluation")
+    assay.reset_default_registry()
+    for metric in toy_registry().items("metric"):
+        assay.register(metric.obj)
+    yield
+    assay.reset_default_registry()
+
+
+@pytest.mark.usefixtures("cli_metrics")
+def test_cli_reads_standard_input_in_any_format_and_maps_columns():
+    rows = [{"prompt": "q?", "answer": "alpha beta", "contexts": ["c"], "extra": 1}] * 2
+    text = "prompt,answer,contexts,extra\n" + 'q?,alpha beta,"[""c""]",1\n' * 2
+    for stdin, args in (
+        (json.dumps(rows), ()),
+        ("\n".join(json.dumps(r) for r in rows), ()),
+        (text, ()),
+        (text, ("--format", "csv")),
+    ):
+        result = CliRunner().invoke(
+            build_cli(),
+            ["eval", "-", "--metrics", "word_count", "--map", "question=prompt", "--json", *args],
+            input=stdin,
+        )
+        assert result.exit_code == 1, result.output
+        assert result.stderr.splitlines() == [
+            "warning [UNKNOWN_FIELD] samples[0].extra: unknown field 'extra'; ignored (map it "
+            "with column_map / --map)"
+            if stdin.startswith("[")
+            else f"warning [UNKNOWN_FIELD] {'line' if stdin.startswith('{') else 'row'} 1.extra: "
+            "unknown field 'extra'; ignored (map it with column_map / --map)"
+        ]
+        first = json.loads(result.stdout.splitlines()[0])
+        assert first["metrics"]["word_count"]["score"] == pytest.approx(0.2)
+    strict = CliRunner().invoke(build_cli(), ["eval", "-", "--strict"], input=json.dumps(rows))
+    assert strict.exit_code == 2
+    assert strict.stderr.startswith("error [INVALID_SAMPLE] samples[0].prompt: unknown field")
+
+
+@pytest.mark.usefixtures("cli_metrics")
+def test_cli_empty_input_in_any_format_exits_2(tmp_path):
+    for name, text in (("e.jsonl", ""), ("e.json", "[]"), ("e.csv", "question,answer,contexts\n")):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        result = CliRunner().invoke(build_cli(), ["eval", str(tmp_path / name)])
+        assert result.exit_code == 2
+        assert "no samples" in result.stderr
+
+
+def test_no_warning_for_the_json_input_format(recwarn):
+    read_samples([{"question": "q", "answer": "a", "contexts": [], "groundTruth": "g", "id": 1}])
+    assert not [w for w in recwarn if issubclass(w.category, SampleFieldWarning)]
