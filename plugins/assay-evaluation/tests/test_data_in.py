@@ -23,7 +23,6 @@ from assay_evaluation import (
 )
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_evaluation_toys import toy_registry
 
 ROOT = Path(__file__).resolve().parents[3]
 RAGAS = ROOT.parent / "shared" / "data" / "evaluator-outputs" / "ragas_outputs.json"
@@ -233,17 +232,7 @@ def test_evaluate_accepts_ragas_names_for_one_sample(registry):
 
 
 # ----------------------------------------------------------------------------- assay eval
-@pytest.fixture
-def cli_metrics(monkeypatch):
-    monkeypatch.setenv("ASSAY_PLUGINS", "evaluation")
-    assay.reset_default_registry()
-    for metric in toy_registry().items("metric"):
-        assay.register(metric.obj)
-    yield
-    assay.reset_default_registry()
-
-
-@pytest.mark.usefixtures("cli_metrics")
+@pytest.mark.usefixtures("toy_default_registry")
 def test_cli_reads_standard_input_in_any_format_and_maps_columns():
     rows = [{"prompt": "q?", "answer": "alpha beta", "contexts": ["c"], "extra": 1}] * 2
     text = "prompt,answer,contexts,extra\n" + 'q?,alpha beta,"[""c""]",1\n' * 2
@@ -273,7 +262,7 @@ def test_cli_reads_standard_input_in_any_format_and_maps_columns():
     assert strict.stderr.startswith("error [INVALID_SAMPLE] samples[0].prompt: unknown field")
 
 
-@pytest.mark.usefixtures("cli_metrics")
+@pytest.mark.usefixtures("toy_default_registry")
 def test_cli_empty_input_in_any_format_exits_2(tmp_path):
     for name, text in (("e.jsonl", ""), ("e.json", "[]"), ("e.csv", "question,answer,contexts\n")):
         (tmp_path / name).write_text(text, encoding="utf-8")

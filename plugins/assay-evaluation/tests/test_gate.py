@@ -169,13 +169,8 @@ def test_a_sample_without_a_question_leaves_question_metrics_undetermined(regist
 
 # ----------------------------------------------------------------------------- assay eval
 @pytest.fixture
-def cli_registry(monkeypatch):
-    monkeypatch.setenv("ASSAY_PLUGINS", "evaluation")
-    assay.reset_default_registry()
-    assay.register(WordCount())
+def cli_registry(toy_default_registry):
     assay.register(FunctionMetric("flaky", _raising, default_threshold=0.0))
-    yield
-    assay.reset_default_registry()
 
 
 def run(*args):

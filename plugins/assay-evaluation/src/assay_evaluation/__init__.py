@@ -21,6 +21,7 @@ from assay_evaluation._columns import (
     SampleFieldWarning,
 )
 from assay_evaluation._context import SampleContext
+from assay_evaluation._export import OUTPUT_FORMATS, save_results, to_pandas, to_records
 from assay_evaluation._gate import FAIL_ON, Gate, GateVerdict
 from assay_evaluation._options import MODES, EvaluateOptions, parse_options, snake_case
 from assay_evaluation._outcome import STATUSES, error_of, status_of
@@ -34,6 +35,7 @@ from assay_evaluation._profiles import (
 )
 from assay_evaluation._readers import FORMATS, read_samples
 from assay_evaluation._replay import replay_thresholds
+from assay_evaluation._report_html import render_html
 from assay_evaluation._samples import coerce_sample, has_question, sample_to_wire
 from assay_evaluation._single import composite_score, judge_pass
 from assay_evaluation._stream import read_results
@@ -66,6 +68,7 @@ __all__ = [
     "LLM_METRIC_KIND",
     "METRIC_SET_KIND",
     "MODES",
+    "OUTPUT_FORMATS",
     "PROFILES",
     "QUESTION_METRICS",
     "STATUSES",
@@ -102,12 +105,16 @@ __all__ = [
     "profile_metrics",
     "read_results",
     "read_samples",
+    "render_html",
     "replay_thresholds",
     "result_from_wire",
     "result_to_wire",
     "sample_to_wire",
+    "save_results",
     "snake_case",
     "status_of",
     "summarize",
     "summarize_batch",
+    "to_pandas",
+    "to_records",
 ]

@@ -26,6 +26,7 @@ from assay.cli import atomic_write, read_json_file, workers_option
 from assay_evaluation._api import evaluate_batch
 from assay_evaluation._codes import EvaluationErrorCode as Code
 from assay_evaluation._columns import SampleFieldWarning
+from assay_evaluation._export import save_results
 from assay_evaluation._gate import FAIL_ON, Gate, GateVerdict
 from assay_evaluation._judge_config import judge_from_config
 from assay_evaluation._options import check_timestamp
@@ -287,7 +288,8 @@ def _gate(config: dict[str, Any], cli: dict[str, Any]) -> Gate:
 @click.option(
     "--output",
     type=click.Path(dir_okay=False),
-    help="Stream every sample's full result to this JSON Lines file.",
+    help="Every sample's result: FILE.csv or FILE.parquet (a table written at the end) or "
+    "FILE.jsonl (streamed as samples finish; --resume continues it).",
 )
 @click.option("--resume", is_flag=True, help="With --output: skip samples already there.")
 @click.option(
@@ -323,10 +325,11 @@ def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
     samples = _read(data, cli)
     if cli["baseline"]:
         options["baseline_result"] = read_json_file(cli["baseline"])
-    if cli["output"]:
+    table = _table_output(cli["output"], cli["resume"])
+    if cli["output"] and not table:
         options.update(output=cli["output"], resume=cli["resume"])
-    # the summary needs only the aggregates and counts; --json and --html print every result
-    options["keep_results"] = bool(cli["as_json"] or cli["html_path"])
+    # the summary needs only the aggregates and counts; --json, --html and tables need results
+    options["keep_results"] = bool(cli["as_json"] or cli["html_path"] or table)
     show_bar = sys.stderr.isatty() and not cli["as_json"]
     pool = None
     workers: int = cli["workers"]  # workers_option: 0 in-process, N processes, auto one per CPU
@@ -348,6 +351,8 @@ def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
     finally:
         if pool is not None:
             pool.shutdown()
+    if table:
+        save_results(batch, table)
     verdict = gate.check(batch)
     word = None
     if cli["save_baseline"]:
@@ -361,6 +366,20 @@ def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
             name = "standard input" if data == "-" else Path(data).name
             handle.write(render_html(batch, title=f"assay eval {name}", verdict=verdict))
     ctx.exit(verdict.exit_code)
+
+
+def _table_output(path: str | None, resume: bool) -> str | None:
+    """``path`` when ``--output`` names a table (``.csv``, ``.parquet``: written once, at the
+    end); ``None`` for the results stream (any other name, conventionally ``.jsonl``)."""
+    if not path or Path(path).suffix.lower() not in (".csv", ".parquet"):
+        return None
+    if resume:
+        raise AssayError(
+            Code.INVALID_OPTION,
+            "--resume continues a results stream: give --output a .jsonl file",
+            "--resume",
+        )
+    return path
 
 
 def _save_baseline(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -235,6 +237,52 @@ class BatchEvalResult:
 
             raise AssayError("INVALID_OPTION", "give a Gate or settings, not both", "gate")
         return (gate or Gate.from_mapping(settings)).check(self)
+
+    def to_records(self) -> list[dict[str, Any]]:
+        """One flat dict per sample: id, question, answer, contexts, ground truth, and per
+        metric its score, pass flag, status and reason (see
+        :func:`assay_evaluation.to_records`).
+
+        :raises AssayError: ``INVALID_OPTION`` when the results were not kept."""
+        from assay_evaluation._export import to_records
+
+        return to_records(self)
+
+    def to_pandas(self) -> Any:
+        """:meth:`to_records` as a ``pandas.DataFrame`` (needs the ``pandas`` extra).
+
+        :raises AssayError: ``MISSING_DEPENDENCY`` without pandas, naming the extra."""
+        from assay_evaluation._export import to_pandas
+
+        return to_pandas(self)
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write every result to ``path`` by its extension (``.jsonl``, ``.csv``, ``.parquet``),
+        atomically; see :func:`assay_evaluation.save_results`."""
+        from assay_evaluation._export import save_results
+
+        return save_results(self, path)
+
+    def to_html(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        title: str = "assay evaluation",
+        worst: int = 10,
+        gate: Gate | None = None,
+    ) -> str:
+        """The self-contained HTML report (verdict under ``gate``, aggregates, histograms,
+        regressions, the ``worst`` samples with question, answer, contexts, ground truth and
+        each metric's reason); written atomically to ``path`` when given. Returns the HTML."""
+        from assay.cli import atomic_write
+        from assay_evaluation._gate import Gate
+        from assay_evaluation._report_html import render_html
+
+        html = render_html(self, title, worst, (gate or Gate()).check(self))
+        if path is not None:
+            with atomic_write(path) as handle:
+                handle.write(html)
+        return html
 
     @property
     def regressed(self) -> list[MetricRegression]:
