@@ -1,8 +1,9 @@
 """Scorecard presets: a named composition (dimensions), signal policy and default settings.
 
 Presets are registry objects of kind ``"preset"``; this plugin registers the three of
-transparent-confidence 0.3, and a plugin can register its own (e.g. a domain's authority tiers,
-corpus types and weights).
+transparent-confidence 0.3 and ``grounded-v1`` (an answer the sources do not support is never
+answered), and a plugin can register its own (e.g. a domain's authority tiers, corpus types and
+weights).
 """
 
 from __future__ import annotations
@@ -12,9 +13,25 @@ from typing import Any
 
 import attrs
 
-__all__ = ["DEFAULT_DIMENSIONS", "DEFAULT_PRESET", "Preset", "builtin_presets"]
+__all__ = [
+    "DEFAULT_DIMENSIONS",
+    "DEFAULT_PRESET",
+    "GROUNDED_PRESET",
+    "Preset",
+    "builtin_presets",
+    "grounded_preset",
+]
 
 DEFAULT_PRESET = "balanced-v0.3"
+GROUNDED_PRESET = "grounded-v1"
+"""The preset where an unsupported answer is never answered; the default of answer records."""
+
+GROUNDED_REVIEW_BELOW = 0.9
+"""grounded-v1 reviews below this effective support: the grounding dimension's band where the
+support signal costs no points (>= 0.9), so anything it penalises is not answered unread."""
+GROUNDED_ABSTAIN_BELOW = 0.5
+"""grounded-v1 abstains below this effective support: fewer than half of the claims (or a
+faithfulness under one half) are supported, the grounding dimension's lowest band."""
 
 DEFAULT_DIMENSIONS: tuple[str, ...] = (
     "grounding",
@@ -61,8 +78,42 @@ class Preset:
     config: Mapping[str, Any] = attrs.field(factory=dict)
 
 
+def grounded_preset() -> Preset:
+    """``grounded-v1``: the default composition, but an answer is only answered when its sources
+    support it.
+
+    * A support signal (``faithfulnessScore`` or ``claimSupport``) is required; without one the
+      answer is reviewed (rule ``review-when-missing``).
+    * Effective support (the lower of the two) below 0.5: ``unsupported-answer`` warning, and
+      abstain (rule ``abstain-on-warning``); below 0.9: ``low-support`` warning, and review
+      (rule ``review-on-warning``).
+    * Otherwise the thresholds and warning rules of the default action policy apply.
+    """
+    return Preset(
+        GROUNDED_PRESET,
+        "an answer its sources do not support is never answered: below 0.9 support reviews, "
+        "below 0.5 abstains, no support signal reviews",
+        require_support_evaluator=True,
+        config={
+            "signalPolicy": {
+                "minSupportScore": GROUNDED_REVIEW_BELOW,
+                "unsupportedBelow": GROUNDED_ABSTAIN_BELOW,
+            },
+            "actionPolicy": {
+                "reviewOnWarnings": [
+                    "missing-answer-relevance",
+                    "missing-conflict-signal",
+                    "low-support",
+                ],
+                "abstainOnWarnings": ["documents-silent", "unsupported-answer"],
+            },
+        },
+    )
+
+
 def builtin_presets() -> tuple[Preset, ...]:
-    """The presets of transparent-confidence 0.3: legacy-v0.2, balanced-v0.3 (default) and production-v0.3."""
+    """The presets of transparent-confidence 0.3 (legacy-v0.2, balanced-v0.3, the default, and
+    production-v0.3) and grounded-v1."""
     return (
         Preset("legacy-v0.2", "closest to v0.2 action behaviour (no signal requirements)"),
         Preset("balanced-v0.3", "the default: no signal requirements"),
@@ -73,4 +124,5 @@ def builtin_presets() -> tuple[Preset, ...]:
             review_when_missing=("answerRelevanceScore", "conflictSignal"),
             require_support_evaluator=True,
         ),
+        grounded_preset(),
     )

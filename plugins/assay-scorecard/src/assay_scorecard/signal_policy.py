@@ -8,11 +8,25 @@ from typing import Any
 import attrs
 
 from assay import AssayError, ErrorCode, ScoreWarning
-from assay.jsmath import js_number
+from assay.jsmath import js_number, round_to
 from assay_scorecard.presets import Preset
-from assay_scorecard.signals import timestamp_ms
+from assay_scorecard.signals import claim_support_problem, is_finite_number, timestamp_ms
 
-__all__ = ["NO_OUTCOME", "SignalPolicy", "SignalPolicyOutcome", "is_signal_missing"]
+__all__ = [
+    "LOW_SUPPORT",
+    "NO_OUTCOME",
+    "UNSUPPORTED_ANSWER",
+    "SignalPolicy",
+    "SignalPolicyOutcome",
+    "effective_support",
+    "is_signal_missing",
+]
+
+LOW_SUPPORT = "low-support"
+"""Warning code: the effective support score is below ``signalPolicy.minSupportScore``, or a
+support signal was given that cannot be read as one."""
+UNSUPPORTED_ANSWER = "unsupported-answer"
+"""Warning code: the effective support score is below ``signalPolicy.unsupportedBelow``."""
 
 
 def _absent(key: str) -> Callable[[Mapping[str, Any]], bool]:
@@ -112,6 +126,8 @@ class SignalPolicy:
     require_support_evaluator: bool = False
     min_citation_coverage_score: float | None = None
     max_invalid_citation_count: float | None = None
+    min_support_score: float | None = None
+    unsupported_below: float | None = None
 
     @classmethod
     def merged(cls, preset: Preset, caller: Mapping[str, Any] | None) -> SignalPolicy:
@@ -128,6 +144,8 @@ class SignalPolicy:
             require_support_evaluator=preset.require_support_evaluator,
             min_citation_coverage_score=caller.get("minCitationCoverageScore"),
             max_invalid_citation_count=caller.get("maxInvalidCitationCount"),
+            min_support_score=_support_floor(caller, "minSupportScore"),
+            unsupported_below=_support_floor(caller, "unsupportedBelow"),
         )
 
     @property
@@ -138,6 +156,8 @@ class SignalPolicy:
             or self.require_support_evaluator
             or self.min_citation_coverage_score is not None
             or self.max_invalid_citation_count is not None
+            or self.min_support_score is not None
+            or self.unsupported_below is not None
         )
 
     def evaluate(self, inputs: Mapping[str, Any]) -> SignalPolicyOutcome:
@@ -197,9 +217,83 @@ class SignalPolicy:
                     "invalidCitationCount",
                 )
             )
+        if self.min_support_score is not None or self.unsupported_below is not None:
+            warnings.extend(self._support_warnings(inputs))
         return SignalPolicyOutcome(
             tuple(warnings), tuple(dict.fromkeys(review)), tuple(dict.fromkeys(abstain))
         )
+
+    def _support_warnings(self, inputs: Mapping[str, Any]) -> list[ScoreWarning]:
+        """The support floors: ``low-support`` below ``minSupportScore`` (or for a support
+        signal that cannot be read), ``unsupported-answer`` below ``unsupportedBelow``."""
+        support = effective_support(inputs)
+        if support is None:
+            return []
+        score, path = support
+        if score is None:
+            return [
+                ScoreWarning(
+                    LOW_SUPPORT,
+                    "warn",
+                    f"{path} cannot be read as a support score (a number in the 0-1 range, or "
+                    "valid claim counts); the answer's support is unknown.",
+                    path,
+                )
+            ]
+        shown = js_number(round_to(score, 2))
+        found = []
+        for floor, code, name, consequence in (
+            (self.min_support_score, LOW_SUPPORT, "minSupportScore", ""),
+            (
+                self.unsupported_below,
+                UNSUPPORTED_ANSWER,
+                "unsupportedBelow",
+                ": the sources do not support this answer",
+            ),
+        ):
+            if floor is not None and score < floor:
+                message = (
+                    f"Effective support score {shown} is below {name} ({js_number(floor)})"
+                    f"{consequence}."
+                )
+                found.append(ScoreWarning(code, "warn", message, path))
+        return found
+
+
+def effective_support(inputs: Mapping[str, Any]) -> tuple[float | None, str] | None:
+    """The answer's effective support score, as the grounding dimension reads it: the lower of
+    ``faithfulnessScore`` and the claim-support ratio (``supportedClaims / totalClaims``), with
+    the path of the signal it came from. ``None`` when neither signal is given; ``(None, path)``
+    when one is given but none can be read (not a finite number in [0, 1], invalid counts)."""
+    found: list[tuple[float, str]] = []
+    given: list[str] = []
+    if "faithfulnessScore" in inputs:
+        given.append("faithfulnessScore")
+        value = inputs["faithfulnessScore"]
+        if is_finite_number(value) and 0 <= value <= 1:
+            found.append((float(value), "faithfulnessScore"))
+    if "claimSupport" in inputs:
+        given.append("claimSupport")
+        claims = inputs["claimSupport"]
+        if claim_support_problem(claims) is None:
+            found.append((claims["supportedClaims"] / claims["totalClaims"], "claimSupport"))
+    if found:
+        return min(found, key=lambda item: item[0])
+    return (None, given[0]) if given else None
+
+
+def _support_floor(caller: Mapping[str, Any], key: str) -> float | None:
+    """A support floor of the caller's ``signalPolicy``: a number in [0, 1], or absent."""
+    value = caller.get(key)
+    if value is None:
+        return None
+    if not is_finite_number(value) or not 0 <= value <= 1:
+        raise AssayError(
+            ErrorCode.INVALID_CONFIG,
+            f"{key} must be a number in the 0-1 range, got {value!r}",
+            f"signalPolicy.{key}",
+        )
+    return float(value)
 
 
 def _num(value: Any) -> float:
