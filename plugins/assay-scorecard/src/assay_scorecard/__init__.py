@@ -7,8 +7,28 @@ per-point reasons and warnings, and lets a :class:`~assay.Policy` recommend ``an
 
 Start with :func:`compute_confidence` (one answer) or :func:`create_scorer` (many answers, one
 config); :func:`score_many` and :func:`score_jsonl` score batches and JSON Lines streams.
+
+Answer-first: :func:`score_answer_record` / :func:`create_answer_scorer` score an answer from its
+text (question, answer, contexts): a registered :class:`SignalReader` derives the signals and the
+:class:`TextEvidence` behind them, and preset ``grounded-v1`` never answers an unsupported
+answer. The default reader comes with the assay-answer plugin (``assay_answer.score_answer``).
 """
 
+from assay_scorecard.answer_records import (
+    INVALID_ANSWER_RECORD,
+    INVALID_CONTEXT,
+    AnswerRecord,
+    Context,
+    candidate_signals,
+    is_answer_record,
+    read_answer_record,
+)
+from assay_scorecard.answers import (
+    AnswerResult,
+    AnswerScorer,
+    create_answer_scorer,
+    score_answer_record,
+)
 from assay_scorecard.batch import score_many
 from assay_scorecard.engine import (
     ALGORITHM_VERSION,
@@ -20,8 +40,19 @@ from assay_scorecard.engine import (
 from assay_scorecard.jsonl import JsonlSummary, score_jsonl
 from assay_scorecard.observability import log_record, otel_attributes, record_on_span
 from assay_scorecard.policy import ScorecardEvidence, ThresholdActionPolicy
-from assay_scorecard.presets import Preset
+from assay_scorecard.presets import GROUNDED_PRESET, Preset
+from assay_scorecard.readers import (
+    DEFAULT_READER,
+    READER_FAILED,
+    READER_KIND,
+    SignalReader,
+    SignalReading,
+    find_reader,
+    register_reader,
+)
 from assay_scorecard.render import render_html, render_markdown, render_text
+from assay_scorecard.signal_policy import LOW_SUPPORT, UNSUPPORTED_ANSWER, effective_support
+from assay_scorecard.text_evidence import ClaimFinding, TextEvidence, UnsupportedFinding
 from assay_scorecard.types import (
     ActionPolicyConfig,
     Candidate,
@@ -45,10 +76,23 @@ from assay_scorecard.wire import (
 
 __all__ = [
     "ALGORITHM_VERSION",
+    "DEFAULT_READER",
+    "GROUNDED_PRESET",
+    "INVALID_ANSWER_RECORD",
+    "INVALID_CONTEXT",
+    "LOW_SUPPORT",
+    "READER_FAILED",
+    "READER_KIND",
     "SCHEMA_VERSION",
+    "UNSUPPORTED_ANSWER",
     "ActionPolicyConfig",
+    "AnswerRecord",
+    "AnswerResult",
+    "AnswerScorer",
     "Candidate",
+    "ClaimFinding",
     "ClaimSupport",
+    "Context",
     "IndexIntegrityInputs",
     "JsonlSummary",
     "Preset",
@@ -59,16 +103,28 @@ __all__ = [
     "ScoringConfig",
     "ScoringInputs",
     "SignalPolicyConfig",
+    "SignalReader",
+    "SignalReading",
+    "TextEvidence",
     "ThresholdActionPolicy",
     "TierResult",
+    "UnsupportedFinding",
+    "candidate_signals",
     "compute_confidence",
+    "create_answer_scorer",
     "create_scorer",
+    "effective_support",
+    "find_reader",
+    "is_answer_record",
     "log_record",
     "otel_attributes",
+    "read_answer_record",
     "record_on_span",
+    "register_reader",
     "render_html",
     "render_markdown",
     "render_text",
+    "score_answer_record",
     "score_jsonl",
     "score_many",
     "scorecard_to_json",

@@ -10,6 +10,8 @@ import click
 from assay import AssayError, ErrorCode
 from assay.cli import EXIT_USAGE, read_json_file, workers_option
 from assay.wire import from_json_safe
+from assay_scorecard.answer_records import is_answer_record
+from assay_scorecard.answers import score_answer_record
 from assay_scorecard.engine import create_scorer
 from assay_scorecard.jsonl import score_jsonl
 from assay_scorecard.render import render_text
@@ -31,6 +33,12 @@ from assay_scorecard.wire import scorecard_to_json
     type=click.Path(exists=True, dir_okay=False),
     help="A JSON config used for every input that carries none.",
 )
+@click.option(
+    "--reader",
+    metavar="NAME",
+    help="The signal reader that derives the signals of answer records (default: the config's "
+    "reader, else answer-support).",
+)
 @workers_option
 @click.pass_context
 def score_command(
@@ -39,23 +47,32 @@ def score_command(
     as_json: bool,
     jsonl: bool,
     config_file: str | None,
+    reader: str | None,
     workers: int,
 ) -> None:
     """Score RAG answers and print their confidence scorecards.
 
     FILE (or - for standard input) holds one JSON object {"inputs": ..., "config": ...} in the
-    camelCase JSON input format (a bare inputs object is accepted too). With --jsonl, every line
-    is such an object and every output line is its scorecard or
-    {"error": {"code", "message", "path", "line"}}; memory stays constant.
+    camelCase JSON input format (a bare inputs object is accepted too), or an answer record
+    {"question", "answer", "contexts", "signals"?, "config"?}: the signals are then derived from
+    the answer's text by a signal reader, the preset is grounded-v1 unless the config names one,
+    and the report lists the answer's unsupported claims (with --json: {"scorecard", "signals",
+    "evidence"}). With --jsonl, every line is such an object and every output line is its
+    result or {"error": {"code", "message", "path", "line"}}; memory stays constant.
 
     Exit codes: 0 scored; 2 bad input or configuration (with --jsonl: any line failed).
     Non-finite numbers are written as {"$float": "NaN"}.
     """
     default_config = from_json_safe(read_json_file(config_file)) if config_file else None
     if jsonl:
-        _score_stream(ctx, file, default_config or {}, workers)
+        _score_stream(ctx, file, default_config or {}, workers, reader)
         return
-    inputs, config = split_request(from_json_safe(read_json_file(file)), file)
+    record = from_json_safe(read_json_file(file))
+    if is_answer_record(record):
+        result = score_answer_record(record, default_config, reader=reader)
+        click.echo(result.to_json(indent=2) if as_json else result.render_text())
+        return
+    inputs, config = split_request(record, file)
     scorecard = create_scorer(default_config if config is None else config).compute(inputs)
     if as_json:
         click.echo(scorecard_to_json(scorecard, indent=2))
@@ -63,15 +80,17 @@ def score_command(
         click.echo(render_text(scorecard))
 
 
-def _score_stream(ctx: click.Context, file: str, config: Any, workers: int) -> None:
+def _score_stream(
+    ctx: click.Context, file: str, config: Any, workers: int, reader: str | None
+) -> None:
     sink = sys.stdout.buffer
     if file == "-":
-        summary = score_jsonl(sys.stdin.buffer, sink, config, workers=workers)
+        summary = score_jsonl(sys.stdin.buffer, sink, config, workers=workers, reader=reader)
     else:
         try:
             handle = open(file, "rb")  # noqa: SIM115 - closed below
         except OSError as exc:
             raise AssayError(ErrorCode.IO_ERROR, f"cannot read {file}: {exc.strerror}") from exc
         with handle:
-            summary = score_jsonl(handle, sink, config, workers=workers)
+            summary = score_jsonl(handle, sink, config, workers=workers, reader=reader)
     ctx.exit(EXIT_USAGE if summary.failed else 0)

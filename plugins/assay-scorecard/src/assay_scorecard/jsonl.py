@@ -26,7 +26,8 @@ import attrs
 from assay import AssayError, ErrorCode
 from assay.cli import resolve_workers
 from assay.wire import to_json_safe
-from assay_scorecard.engine import Scorer, create_scorer
+from assay_scorecard.answers import AnswerLines, StreamScorer
+from assay_scorecard.engine import create_scorer
 from assay_scorecard.lines import BlockResult, read_blocks, score_block
 from assay_scorecard.pipeline import Job, in_order
 from assay_scorecard.requests import canonical_json
@@ -65,6 +66,7 @@ def score_jsonl(
     workers: int | str = 0,
     block_size: int = DEFAULT_BLOCK_SIZE,
     executor: Executor | None = None,
+    reader: str | None = None,
 ) -> JsonlSummary:
     """Score every request line of ``source`` and write one line per request to ``sink``.
 
@@ -75,6 +77,12 @@ def score_jsonl(
     1-based in ``source``) when the row cannot be scored. Output is in input order and
     byte-identical whatever ``workers`` is.
 
+    A line may also be an answer record ``{"question", "answer", "contexts", "signals"?,
+    "config"?, "id"?}``: its output line is its :class:`~assay_scorecard.AnswerResult` as JSON
+    (``{"scorecard", "signals", "evidence"}``), scored as
+    :func:`~assay_scorecard.score_answer_record` scores it (preset ``grounded-v1`` unless the
+    config names one; the signal reader is found once per process, at the first answer record).
+
     :param source: a binary stream, read in blocks of about ``block_size`` bytes (lines fed
         through a pipe one at a time are scored as they arrive).
     :param sink: a binary stream. With ``workers >= 1`` and a sink that has a file descriptor,
@@ -84,9 +92,12 @@ def score_jsonl(
         scores in this process, N in N processes, ``"auto"`` one per CPU.
     :param executor: score blocks on this executor instead (the scorer is sent with each
         block); results come back to this process, which writes them.
+    :param reader: the signal reader of answer records (default: the config's ``reader``, else
+        ``answer-support``).
     :return: a :class:`JsonlSummary`.
     :raises AssayError: ``INVALID_CONFIG`` before anything is read for a bad config, or for
-        ``workers < 0`` / ``block_size < 1``; ``IO_ERROR`` when the sink cannot be written;
+        ``workers < 0`` / ``block_size < 1``; ``UNKNOWN_NAME`` before anything is read for a
+        ``reader`` that is not registered; ``IO_ERROR`` when the sink cannot be written;
         :data:`WORKER_DIED` when a worker process died (the others are stopped, nothing waits
         forever). A row whose scoring raises something unexpected gets an ``INTERNAL_ERROR``
         record and the stream goes on.
@@ -96,7 +107,10 @@ def score_jsonl(
         raise AssayError(ErrorCode.INVALID_CONFIG, "block_size must be >= 1", "block_size")
     if getattr(sink, "closed", False):
         raise AssayError(ErrorCode.IO_ERROR, "cannot write the output: it is closed")
-    scorer = create_scorer(config)
+    answers = AnswerLines(config, reader)
+    if reader is not None:  # named: found now, before anything is read
+        answers.scorer()
+    scorer = StreamScorer(create_scorer(config), answers)
     config_key = canonical_json(scoring_config_to_wire(config))
     blocks = _numbered(read_blocks(source, block_size))
     try:
@@ -109,7 +123,7 @@ def score_jsonl(
             return _Ring(scorer, config_key, workers).run(blocks, sink)
         # no fork (Windows): a pool of fresh processes, each building the scorer from the config
         pool = ProcessPoolExecutor(
-            workers, initializer=_init_worker, initargs=(scoring_config_to_wire(config),)
+            workers, initializer=_init_worker, initargs=(scoring_config_to_wire(config), reader)
         )
         with pool:
             return _with_executor(pool, None, config_key, blocks, sink, workers)
@@ -162,7 +176,7 @@ def _numbered(blocks: Iterator[bytes]) -> Iterator[tuple[bytes, int]]:
 
 
 def _here(
-    scorer: Scorer, config_key: str, blocks: Iterator[tuple[bytes, int]], sink: IO[bytes]
+    scorer: StreamScorer, config_key: str, blocks: Iterator[tuple[bytes, int]], sink: IO[bytes]
 ) -> JsonlSummary:
     rows = failed = 0
     for block, first_line in blocks:
@@ -175,12 +189,12 @@ def _here(
     return JsonlSummary(rows, failed, 0)
 
 
-_worker_scorer: Scorer | None = None
+_worker_scorer: StreamScorer | None = None
 
 
-def _init_worker(config: Mapping[str, Any]) -> None:
+def _init_worker(config: Mapping[str, Any], reader: str | None) -> None:
     global _worker_scorer
-    _worker_scorer = create_scorer(config)
+    _worker_scorer = StreamScorer(create_scorer(config), AnswerLines(config, reader))
 
 
 def _score_in_worker(block: bytes, config_key: str) -> BlockResult:
@@ -190,7 +204,7 @@ def _score_in_worker(block: bytes, config_key: str) -> BlockResult:
 
 def _with_executor(
     pool: Executor,
-    scorer: Scorer | None,
+    scorer: StreamScorer | None,
     config_key: str,
     blocks: Iterator[tuple[bytes, int]],
     sink: IO[bytes],
@@ -232,7 +246,7 @@ class _Ring:
     itself, a sink it reads itself) close when this process closes them.
     """
 
-    def __init__(self, scorer: Scorer, config_key: str, workers: int) -> None:
+    def __init__(self, scorer: StreamScorer, config_key: str, workers: int) -> None:
         self.scorer = scorer
         self.config_key = config_key
         self.count = workers

@@ -8,12 +8,16 @@ as Python objects costs more than scoring them (see docs/scorecard.md, "Batch sc
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import IO, NamedTuple
+from typing import IO, TYPE_CHECKING, NamedTuple
 
 from assay import AssayError
+from assay_scorecard.answer_records import is_answer_record
 from assay_scorecard.engine import Scorer
-from assay_scorecard.requests import parse_request_line
+from assay_scorecard.requests import load_request_line, request_inputs
 from assay_scorecard.wire import scorecard_to_json
+
+if TYPE_CHECKING:
+    from assay_scorecard.answers import StreamScorer
 
 __all__ = ["INTERNAL_ERROR", "BlockResult", "read_blocks", "score_block"]
 
@@ -38,17 +42,22 @@ class BlockResult(NamedTuple):
 
 
 def score_block(
-    scorer: Scorer, block: bytes, config_key: str, skip_blank: bool = True
+    scorer: Scorer | StreamScorer, block: bytes, config_key: str, skip_blank: bool = True
 ) -> BlockResult:
     """Score every request line of ``block`` with ``scorer``.
 
     :param block: UTF-8 JSON text lines separated by ``\\n`` (a ``\\r`` before it is JSON
         whitespace); a final newline is optional. Each line is what
-        :func:`~assay_scorecard.requests.parse_request_line` reads.
+        :func:`~assay_scorecard.requests.parse_request_line` reads, or an answer record when
+        ``scorer`` is a :class:`~assay_scorecard.answers.StreamScorer`.
     :param config_key: the canonical JSON of ``scorer``'s config (a line that carries a
         different config fails with ``INVALID_CONFIG``).
     :param skip_blank: lines of ASCII whitespace only are not rows (no output line); when false,
         every line is a row and a blank one fails as not JSON.
+    :param scorer: a :class:`Scorer`, or a :class:`~assay_scorecard.answers.StreamScorer`,
+        which also scores answer records (``question``, ``answer``, ``contexts``): each one's
+        line is its :class:`~assay_scorecard.AnswerResult` as JSON. A plain scorer refuses an
+        answer record (``MALFORMED_INPUT``).
     :return: a :class:`BlockResult`. A row that raises :class:`AssayError` fails with it; one
         that raises any other exception (a bug) fails with :data:`INTERNAL_ERROR`, naming the
         exception, so that every row gets its output line whatever happens.
@@ -56,6 +65,7 @@ def score_block(
     out: list[bytes] = []
     errors: list[tuple[int, int, AssayError]] = []
     compute = scorer.compute
+    answers = getattr(scorer, "answers", None)
     lines = block.split(b"\n")
     if block.endswith(b"\n"):
         lines.pop()
@@ -63,7 +73,11 @@ def score_block(
         if skip_blank and not line.strip():
             continue
         try:
-            text = scorecard_to_json(compute(parse_request_line(line, config_key)))
+            record = load_request_line(line)
+            if answers is not None and is_answer_record(record):
+                text = answers.score_json(record, config_key)
+            else:
+                text = scorecard_to_json(compute(request_inputs(record, config_key)))
         except AssayError as error:
             errors.append((len(out), index, error))
             out.append(b"")

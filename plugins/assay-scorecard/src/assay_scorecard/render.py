@@ -1,11 +1,63 @@
-"""Human-readable renderings of a scorecard."""
+"""Human-readable renderings of a scorecard, and of the text evidence behind it when it was
+scored from an answer's text."""
 
 from __future__ import annotations
 
-from assay.jsmath import js_number
+from collections.abc import Iterator
+
+from assay.jsmath import js_number, round_to
+from assay_scorecard.text_evidence import ClaimFinding, TextEvidence
 from assay_scorecard.types import Scorecard, TierResult
 
 __all__ = ["render_html", "render_markdown", "render_text"]
+
+
+def _support(evidence: TextEvidence) -> str:
+    if evidence.score is None:
+        return "support undetermined"
+    return f"support {js_number(round_to(evidence.score, 2))}"
+
+
+def _headline(evidence: TextEvidence) -> str:
+    """``Text evidence (reader): support 0.12; 1 of 2 claims supported``."""
+    claims = len(evidence.claims)
+    counted = f"{evidence.supported_claims} of {claims} claim{'s' if claims != 1 else ''} supported"
+    return f"Text evidence ({evidence.reader}): {_support(evidence)}; {counted}"
+
+
+def _claim_details(claim: ClaimFinding) -> Iterator[tuple[str, str, str]]:
+    """``(label, words, sentence)`` lines under a claim: each unsupported item (its kind, the
+    answer's words, the reason), then the span (``span (source)`` or ``closest span
+    (source)``, the span text, "")."""
+    for item in claim.unsupported:
+        yield item.kind, item.text, item.reason
+    if claim.span is not None:
+        where = f" ({claim.source})" if claim.source else ""
+        yield f"{'span' if claim.supported else 'closest span'}{where}", claim.span, ""
+
+
+def _ordered_claims(evidence: TextEvidence) -> list[ClaimFinding]:
+    """Unsupported claims first (what a reviewer must check), then the supported, each in
+    answer order."""
+    return [c for c in evidence.claims if not c.supported] + [
+        c for c in evidence.claims if c.supported
+    ]
+
+
+def _evidence_text(evidence: TextEvidence) -> list[str]:
+    lines = ["", _headline(evidence), f"  {evidence.summary}"]
+    for claim in _ordered_claims(evidence):
+        status = "supported" if claim.supported else "UNSUPPORTED"
+        lines.append(f'  {status}: "{claim.text}"')
+        for label, words, sentence in _claim_details(claim):
+            lines.append(f'      {label}: "{words}"' + (f" - {sentence}" if sentence else ""))
+    for title, items in (
+        ("Conflicts between contexts", evidence.conflicts),
+        ("Notes", evidence.notes),
+    ):
+        if items:
+            lines += [f"  {title}:"] + [f"    {item}" for item in items]
+    return lines
 
 
 def _tier(title: str, tier: TierResult | None) -> str:
@@ -14,9 +66,11 @@ def _tier(title: str, tier: TierResult | None) -> str:
     return f"{title}: {js_number(tier.score)} {tier.label}"
 
 
-def render_text(scorecard: Scorecard) -> str:
+def render_text(scorecard: Scorecard, *, evidence: TextEvidence | None = None) -> str:
     """A terminal report: total, label, action and deciding rule, tiers, each dimension with its
-    points and explanation, warnings and missing signals."""
+    points and explanation, warnings and missing signals; with ``evidence`` (an answer scored
+    from its text), then the answer's claims, unsupported ones first, each with what is
+    unsupported and its span, the conflicts between contexts and the notes."""
     lines = [
         f"Score {js_number(scorecard.total)}/100  {scorecard.label} ({scorecard.label_color})"
         f"  ->  {scorecard.recommended_action.upper()}",
@@ -48,6 +102,8 @@ def render_text(scorecard: Scorecard) -> str:
             )
     if scorecard.meta.missing_signals:
         lines += ["", "Missing signals: " + ", ".join(scorecard.meta.missing_signals)]
+    if evidence is not None:
+        lines += _evidence_text(evidence)
     return "\n".join(lines)
 
 
@@ -55,9 +111,27 @@ def _md_escape(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def render_markdown(scorecard: Scorecard) -> str:
+def _evidence_markdown(evidence: TextEvidence) -> list[str]:
+    lines = ["", f"**{_md_escape(_headline(evidence))}**", "", _md_escape(evidence.summary), ""]
+    for claim in _ordered_claims(evidence):
+        status = "supported" if claim.supported else "**unsupported**"
+        lines.append(f"- {status}: {_md_escape(claim.text)}")
+        for label, words, sentence in _claim_details(claim):
+            tail = f" — {_md_escape(sentence)}" if sentence else ""
+            lines.append(f"  - {_md_escape(label)}: “{_md_escape(words)}”{tail}")
+    for title, items in (
+        ("Conflicts between contexts", evidence.conflicts),
+        ("Notes", evidence.notes),
+    ):
+        if items:
+            lines += ["", f"{title}:", ""] + [f"- {_md_escape(item)}" for item in items]
+    return lines
+
+
+def render_markdown(scorecard: Scorecard, *, evidence: TextEvidence | None = None) -> str:
     """The scorecard as Markdown: a headline, a dimension table with points and explanations,
-    warnings and missing signals. Table cells escape ``|``."""
+    warnings and missing signals; with ``evidence``, the answer's claims (unsupported first),
+    conflicts and notes. Table cells escape ``|``."""
     lines = [
         f"**Score {js_number(scorecard.total)}/100 — {scorecard.label}** · "
         f"recommended action: **{scorecard.recommended_action}**",
@@ -91,6 +165,8 @@ def render_markdown(scorecard: Scorecard) -> str:
             "",
             "Missing signals: " + ", ".join(f"`{s}`" for s in scorecard.meta.missing_signals),
         ]
+    if evidence is not None:
+        lines += _evidence_markdown(evidence)
     return "\n".join(lines) + "\n"
 
 
@@ -103,13 +179,55 @@ _COLORS = {
 }
 
 
-def render_html(scorecard: Scorecard) -> str:
-    """A self-contained HTML fragment (one ``<section>``, inline styles, no scripts, no external
-    assets) for embedding in a UI. All text is escaped."""
+def _e(value: object) -> str:
     from html import escape
 
-    def e(value: object) -> str:
-        return escape(str(value), quote=True)
+    return escape(str(value), quote=True)
+
+
+def _evidence_html(evidence: TextEvidence) -> str:
+    e = _e
+    items = []
+    for claim in _ordered_claims(evidence):
+        status = (
+            "supported"
+            if claim.supported
+            else f'<strong style="color:{_COLORS["red"]}">unsupported</strong>'
+        )
+        details = "".join(
+            f"<li>{e(label)}: <q>{e(words)}</q>{f' — {e(sentence)}' if sentence else ''}</li>"
+            for label, words, sentence in _claim_details(claim)
+        )
+        items.append(
+            f"<li>{status}: <q>{e(claim.text)}</q>"
+            + (f'<ul style="margin:0">{details}</ul>' if details else "")
+            + "</li>"
+        )
+    lists = "".join(
+        f'<p style="margin:4px 0 0">{title}:</p><ul style="margin:0">'
+        + "".join(f"<li>{e(item)}</li>" for item in entries)
+        + "</ul>"
+        for title, entries in (
+            ("Conflicts between contexts", evidence.conflicts),
+            ("Notes", evidence.notes),
+        )
+        if entries
+    )
+    return (
+        '<div class="assay-text-evidence" style="margin:8px 0 0">'
+        f'<p style="margin:0 0 4px"><strong>{e(_headline(evidence))}</strong></p>'
+        f'<p style="margin:0 0 4px;color:#57606a">{e(evidence.summary)}</p>'
+        + (f'<ul style="margin:0">{"".join(items)}</ul>' if items else "")
+        + lists
+        + "</div>"
+    )
+
+
+def render_html(scorecard: Scorecard, *, evidence: TextEvidence | None = None) -> str:
+    """A self-contained HTML fragment (one ``<section>``, inline styles, no scripts, no external
+    assets) for embedding in a UI; with ``evidence``, the answer's claims (unsupported first,
+    with what is unsupported and the spans), conflicts and notes. All text is escaped."""
+    e = _e
 
     color = _COLORS.get(scorecard.label_color, "#57606a")
     rows = []
@@ -152,5 +270,6 @@ def render_html(scorecard: Scorecard) -> str:
         f"readiness: {tier2}</p>"
         f'<table style="border-collapse:collapse">{"".join(rows)}</table>'
         + (f'<ul style="margin:8px 0 0">{warnings}</ul>' if warnings else "")
+        + (_evidence_html(evidence) if evidence is not None else "")
         + "</section>"
     )

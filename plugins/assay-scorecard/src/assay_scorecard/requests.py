@@ -10,7 +10,14 @@ from assay import AssayError, ErrorCode
 from assay.wire import from_json_safe, to_json_safe
 from assay_scorecard.wire import json_loads
 
-__all__ = ["canonical_json", "parse_request_line", "split_request"]
+__all__ = [
+    "canonical_json",
+    "check_stream_config",
+    "load_request_line",
+    "parse_request_line",
+    "request_inputs",
+    "split_request",
+]
 
 
 def canonical_json(value: Any) -> str:
@@ -23,11 +30,21 @@ def split_request(record: Any, where: str) -> tuple[Any, Any]:
     inputs object (config ``None``).
 
     :raises AssayError: ``MALFORMED_INPUT`` when ``record`` is not an object or carries unknown
-        keys beside ``inputs``; ``where`` names it in the message.
+        keys beside ``inputs``; ``where`` names it in the message. An answer record
+        (``question``, ``answer``, ``contexts``) is refused here with a message saying where it
+        is scored: it needs a signal reader.
     """
     if type(record) is not dict and not isinstance(record, Mapping):
         raise AssayError(ErrorCode.MALFORMED_INPUT, f"{where} must be a JSON object")
     if "inputs" not in record:
+        if "answer" in record:
+            raise AssayError(
+                ErrorCode.MALFORMED_INPUT,
+                f"{where} is an answer record (question, answer, contexts), not scoring inputs: "
+                "score it with assay score or assay_answer.score_answer, which derive the "
+                "signals from its text",
+                "answer",
+            )
         return record, None
     unknown = sorted(set(record) - {"inputs", "config", "id"})
     if unknown:
@@ -48,6 +65,14 @@ def parse_request_line(line: str | bytes, config_key: str) -> Any:
     :raises AssayError: ``MALFORMED_INPUT`` for text that is not JSON (or, as bytes, not UTF-8)
         or not such an object; ``INVALID_CONFIG`` (path ``config``) for a different config.
     """
+    return request_inputs(load_request_line(line), config_key)
+
+
+def load_request_line(line: str | bytes) -> Any:
+    """The JSON value of one text line, tagged non-finite numbers read back as floats.
+
+    :raises AssayError: ``MALFORMED_INPUT`` for text that is not JSON (or, as bytes, not UTF-8).
+    """
     try:
         record = json_loads(line)
     except json.JSONDecodeError as exc:
@@ -60,7 +85,22 @@ def parse_request_line(line: str | bytes, config_key: str) -> Any:
         raise AssayError(ErrorCode.MALFORMED_INPUT, f"not valid JSON: {exc}") from exc
     if '"$float"' in line if isinstance(line, str) else b'"$float"' in line:
         record = from_json_safe(record)
+    return record
+
+
+def request_inputs(record: Any, config_key: str) -> Any:
+    """The inputs of a request read from a stream (see :func:`parse_request_line`)."""
     inputs, config = split_request(record, "a line")
+    check_stream_config(config, config_key)
+    return inputs
+
+
+def check_stream_config(config: Any, config_key: str) -> None:
+    """Refuse a request's own config unless it is the stream's (``config_key``: its
+    :func:`canonical_json`); ``None`` (no config of its own) passes.
+
+    :raises AssayError: ``INVALID_CONFIG`` (path ``config``).
+    """
     if config is not None and canonical_json(config) != config_key:
         raise AssayError(
             ErrorCode.INVALID_CONFIG,
@@ -68,4 +108,3 @@ def parse_request_line(line: str | bytes, config_key: str) -> Any:
             "(this line's config differs)",
             "config",
         )
-    return inputs

@@ -1,0 +1,409 @@
+"""Answer records: a RAG pipeline's output (question, answer, retrieved contexts) as the
+scorecard reads it, and the retrieval candidates their metadata gives.
+
+An answer record in the JSON input format::
+
+    {"question": "...", "answer": "...",
+     "contexts": ["text", {"id": "doc-1", "text": "...", "score": 0.82, "rank": 1}, ...],
+     "signals": {...}?, "config": {...}?, "id": ...?}
+
+A context is a string (its text) or an object with ``text`` and optional retrieval metadata
+(see :class:`Context`). ``signals`` holds scoring inputs the pipeline already knows (e.g.
+``answerRelevanceScore`` from an evaluator); they take precedence over the derived ones.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from assay import AssayError
+from assay.wire import to_camel
+from assay_scorecard.types import ScoringInputs
+
+__all__ = [
+    "INVALID_ANSWER_RECORD",
+    "INVALID_CONTEXT",
+    "AnswerRecord",
+    "Context",
+    "candidate_signals",
+    "is_answer_record",
+    "read_answer_record",
+]
+
+INVALID_ANSWER_RECORD = "INVALID_ANSWER_RECORD"
+"""Error code: an answer record is not an object, has an unknown key, or its ``question``,
+``answer``, ``contexts`` or ``signals`` has the wrong type (the path names the field)."""
+INVALID_CONTEXT = "INVALID_CONTEXT"
+"""Error code: a context is neither a string nor an object, lacks ``text``, has an unknown key
+or a field of the wrong type (the path names it, e.g. ``contexts[2].score``)."""
+
+_RECORD_KEYS = ("question", "answer", "contexts", "signals", "config", "id")
+_SIGNAL_KEYS = tuple(to_camel(field.name) for field in attrs.fields(ScoringInputs))
+_CONTEXT_KEYS = (
+    "text",
+    "id",
+    "title",
+    "retrievalScores",
+    "score",
+    "combinedScore",
+    "rank",
+    "date",
+    "lastUpdated",
+    "sourceType",
+    "documentType",
+    "authorityRank",
+    "contentHash",
+    "extractionQuality",
+    "isAmendment",
+    "metadata",
+)
+# names other tools give these fields, for the did-you-mean of an unknown key
+_ALIASES = {
+    "content": "text",
+    "page_content": "text",
+    "pageContent": "text",
+    "chunk": "text",
+    "passage": "text",
+    "scores": "retrievalScores",
+    "similarity": "score",
+    "relevanceScore": "score",
+    "relevance_score": "score",
+    "documentId": "id",
+    "document_id": "id",
+    "doc_id": "id",
+    "source": "id",
+    "updatedAt": "date",
+    "updated_at": "date",
+    "timestamp": "date",
+    "type": "sourceType",
+}
+
+
+@attrs.frozen
+class Context:
+    """One retrieved context of an answer.
+
+    Attributes:
+        text: the context's text (what the answer is checked against).
+        id: its document id (``documentId`` of the candidate: source diversity).
+        title: a display label (used where ``id`` is absent).
+        retrieval_scores: score per retrieval method, e.g. ``{"dense": 0.8, "bm25": 0.6}``.
+        score: the retriever's final score: the ``combinedScore``, and the one method
+            ``retrieval`` when no ``retrievalScores`` are given.
+        combined_score: the blended score, when the pipeline gives it under that name.
+        rank: 1-based retrieval position.
+        last_updated: when the document last changed (ISO-8601), from ``date`` or
+            ``lastUpdated``.
+        document_type: its type label (authority tiers), from ``sourceType`` or
+            ``documentType``.
+        authority_rank: explicit authority rank (lower is more authoritative).
+        extra: ``contentHash``, ``extractionQuality`` and ``isAmendment`` when given (passed to
+            the candidate as they are).
+    """
+
+    text: str
+    id: str | int | None = None
+    title: str | None = None
+    retrieval_scores: Mapping[str, float] | None = None
+    score: float | None = None
+    combined_score: float | None = None
+    rank: int | None = None
+    last_updated: str | None = None
+    document_type: str | None = None
+    authority_rank: float | None = None
+    extra: Mapping[str, Any] = attrs.field(factory=dict)
+
+    @property
+    def is_scored(self) -> bool:
+        """Whether the pipeline gave a retrieval score for this context."""
+        return (
+            bool(self.retrieval_scores)
+            or self.score is not None
+            or (self.combined_score is not None)
+        )
+
+    def label(self, index: int) -> str:
+        """How to name this context to a person: its ``id``, its ``title``, else ``context N``
+        (``index`` 0-based)."""
+        if self.id is not None:
+            return str(self.id)
+        return self.title if self.title is not None else f"context {index + 1}"
+
+
+def _context_tuple(contexts: Iterable[Context]) -> tuple[Context, ...]:
+    return tuple(contexts)
+
+
+@attrs.frozen
+class AnswerRecord:
+    """A question, the answer a RAG pipeline gave and the contexts it retrieved.
+
+    Attributes:
+        question: the user's question.
+        answer: the generated answer.
+        contexts: the retrieved contexts, in retrieval order.
+        signals: scoring inputs the pipeline already knows (wire shape, camelCase); they take
+            precedence over what a signal reader derives.
+    """
+
+    question: str
+    answer: str
+    contexts: tuple[Context, ...] = attrs.field(converter=_context_tuple)
+    signals: Mapping[str, Any] = attrs.field(factory=dict)
+
+    @property
+    def texts(self) -> list[str]:
+        """The contexts' texts, in order."""
+        return [context.text for context in self.contexts]
+
+
+def is_answer_record(record: Any) -> bool:
+    """Whether a JSON request is an answer record (it has ``answer`` and no ``inputs``) rather
+    than a request of scoring inputs."""
+    return isinstance(record, Mapping) and "answer" in record and "inputs" not in record
+
+
+def _unknown(key: str, known: Sequence[str]) -> str:
+    """``unknown key 'x'`` with a did-you-mean when a known key is close."""
+    guess = _ALIASES.get(key)
+    if guess is None or guess not in known:
+        close = difflib.get_close_matches(key, known, n=1)
+        guess = close[0] if close else None
+    hint = f"; did you mean {guess!r}?" if guess else f" (known: {', '.join(known)})"
+    return f"unknown key {key!r}{hint}"
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def read_answer_record(record: Any) -> AnswerRecord:
+    """An :class:`AnswerRecord` from its JSON form (or the record itself). ``config`` and
+    ``id`` are accepted and not part of the record (the caller reads the config).
+
+    :raises AssayError: :data:`INVALID_ANSWER_RECORD` or :data:`INVALID_CONTEXT`, with the path
+        of the field at fault.
+    """
+    if isinstance(record, AnswerRecord):
+        return record
+    if not isinstance(record, Mapping):
+        raise AssayError(
+            INVALID_ANSWER_RECORD,
+            f"an answer record must be an object with question, answer and contexts, not "
+            f"{type(record).__name__}",
+        )
+    for key in record:
+        if key not in _RECORD_KEYS:
+            raise AssayError(INVALID_ANSWER_RECORD, _unknown(key, _RECORD_KEYS), str(key))
+    for key in ("question", "answer", "contexts"):
+        if key not in record:
+            raise AssayError(
+                INVALID_ANSWER_RECORD,
+                f"{key} is missing: an answer record needs question, answer and contexts",
+                key,
+            )
+    for key in ("question", "answer"):
+        if not isinstance(record[key], str):
+            raise AssayError(
+                INVALID_ANSWER_RECORD,
+                f"{key} must be a string, not {type(record[key]).__name__}",
+                key,
+            )
+    contexts = record["contexts"]
+    if not isinstance(contexts, list | tuple):
+        raise AssayError(
+            INVALID_ANSWER_RECORD,
+            "contexts must be an array of strings or objects with text, not "
+            f"{type(contexts).__name__}",
+            "contexts",
+        )
+    return AnswerRecord(
+        record["question"],
+        record["answer"],
+        tuple(_context(item, index) for index, item in enumerate(contexts)),
+        _signals(record.get("signals")),
+    )
+
+
+def _signals(signals: Any) -> Mapping[str, Any]:
+    if signals is None:
+        return {}
+    if not isinstance(signals, Mapping):
+        raise AssayError(
+            INVALID_ANSWER_RECORD,
+            f"signals must be an object of scoring inputs, not {type(signals).__name__}",
+            "signals",
+        )
+    for key in signals:
+        if key not in _SIGNAL_KEYS:
+            raise AssayError(
+                INVALID_ANSWER_RECORD, _unknown(str(key), _SIGNAL_KEYS), f"signals.{key}"
+            )
+    return dict(signals)
+
+
+def _context(item: Any, index: int) -> Context:
+    if type(item) is str or isinstance(item, str):
+        return Context(str(item))
+    where = f"contexts[{index}]"
+    if not isinstance(item, Mapping):
+        raise AssayError(
+            INVALID_CONTEXT,
+            f"a context must be a string or an object with text, not {type(item).__name__}",
+            where,
+        )
+    for key in item:
+        if key not in _CONTEXT_KEYS:
+            raise AssayError(INVALID_CONTEXT, _unknown(str(key), _CONTEXT_KEYS), f"{where}.{key}")
+    fields = _Fields(item, where)
+    text = fields.get("text", str, "a string", required=True)
+    scores = fields.get("retrievalScores", Mapping, "an object of method -> score")
+    if scores is not None:
+        for method, value in scores.items():
+            if not isinstance(method, str) or not _is_number(value):
+                raise AssayError(
+                    INVALID_CONTEXT,
+                    f"a retrieval score must be a number, got {value!r}",
+                    f"{where}.retrievalScores.{method}",
+                )
+        scores = dict(scores)
+    score = fields.number("score")
+    combined = fields.number("combinedScore")
+    if score is not None and combined is not None:
+        raise AssayError(
+            INVALID_CONTEXT,
+            "give the final score once, as score or as combinedScore",
+            f"{where}.combinedScore",
+        )
+    rank = fields.get("rank", int, "an integer >= 1")
+    if rank is not None and (isinstance(rank, bool) or rank < 1):
+        raise AssayError(
+            INVALID_CONTEXT, f"rank must be an integer >= 1, got {rank!r}", f"{where}.rank"
+        )
+    extra = {}
+    for key, kind, what in (
+        ("contentHash", str, "a string"),
+        ("extractionQuality", float, "a number"),
+        ("isAmendment", bool, "true or false"),
+    ):
+        value = fields.number(key) if kind is float else fields.get(key, kind, what)
+        if value is not None:
+            extra[key] = value
+    fields.get("metadata", Mapping, "an object")
+    identity = item.get("id")
+    if identity is not None and (isinstance(identity, bool) or not isinstance(identity, str | int)):
+        raise AssayError(
+            INVALID_CONTEXT, f"id must be a string or an integer, got {identity!r}", f"{where}.id"
+        )
+    return Context(
+        text=text,
+        id=identity,
+        title=fields.get("title", str, "a string"),
+        retrieval_scores=scores,
+        score=score,
+        combined_score=combined,
+        rank=rank,
+        last_updated=fields.one_of("date", "lastUpdated", str, "an ISO-8601 date string"),
+        document_type=fields.one_of("sourceType", "documentType", str, "a string"),
+        authority_rank=fields.number("authorityRank"),
+        extra=extra,
+    )
+
+
+class _Fields:
+    """Typed reads of a context object's fields, each failing with its path."""
+
+    def __init__(self, item: Mapping[str, Any], where: str) -> None:
+        self.item = item
+        self.where = where
+
+    def get(self, key: str, kind: Any, what: str, *, required: bool = False) -> Any:
+        value = self.item.get(key)
+        if value is None:
+            if required:
+                raise AssayError(
+                    INVALID_CONTEXT, f"a context object needs {key} ({what})", f"{self.where}.{key}"
+                )
+            return None
+        if not isinstance(value, kind):
+            raise AssayError(
+                INVALID_CONTEXT,
+                f"{key} must be {what}, not {type(value).__name__}",
+                f"{self.where}.{key}",
+            )
+        return value
+
+    def number(self, key: str) -> float | None:
+        value = self.item.get(key)
+        if value is not None and not _is_number(value):
+            raise AssayError(
+                INVALID_CONTEXT,
+                f"{key} must be a number, not {type(value).__name__}",
+                f"{self.where}.{key}",
+            )
+        return value
+
+    def one_of(self, first: str, second: str, kind: Any, what: str) -> Any:
+        if self.item.get(first) is not None and self.item.get(second) is not None:
+            raise AssayError(
+                INVALID_CONTEXT,
+                f"give one of {first} and {second} (they mean the same)",
+                f"{self.where}.{second}",
+            )
+        value = self.get(first, kind, what)
+        return value if value is not None else self.get(second, kind, what)
+
+
+def candidate_signals(contexts: Sequence[Context]) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+    """The retrieval candidates the contexts' metadata gives, and notes on what is missing.
+
+    A context with a retrieval score becomes a candidate: ``retrievalScores`` as given (or
+    ``{"retrieval": score}`` when only ``score`` is given); ``combinedScore`` is ``score`` /
+    ``combinedScore`` as given, else the mean of the method scores (equal-weight fusion);
+    ``documentId``, ``rank``, ``lastUpdated``, ``documentType``, ``authorityRank``,
+    ``contentHash``, ``extractionQuality`` and ``isAmendment`` where given. A context without
+    any retrieval score is evidence for the answer's text but no candidate: no confidence is
+    made up for it, and a note says so.
+    """
+    candidates: list[dict[str, Any]] = []
+    unscored: list[str] = []
+    for index, context in enumerate(contexts):
+        if not context.is_scored:
+            unscored.append(f"contexts[{index}]")
+            continue
+        scores = context.retrieval_scores
+        final = context.score if context.score is not None else context.combined_score
+        if not scores:
+            scores = {"retrieval": context.score} if context.score is not None else {}
+        if final is None:
+            final = sum(scores.values()) / len(scores)
+        candidate: dict[str, Any] = {"retrievalScores": dict(scores), "combinedScore": final}
+        for key, value in (
+            ("documentId", context.id),
+            ("rank", context.rank),
+            ("lastUpdated", context.last_updated),
+            ("documentType", context.document_type),
+            ("authorityRank", context.authority_rank),
+        ):
+            if value is not None:
+                candidate[key] = value
+        candidate.update(context.extra)
+        candidates.append(candidate)
+    if not unscored:
+        return candidates, ()
+    if not candidates:
+        note = (
+            "No context carries a retrieval score (retrievalScores or score): the scorecard has "
+            "no retrieval candidates, so the retrieval dimensions have nothing to score (missing "
+            "signal: candidates)."
+        )
+    else:
+        note = (
+            f"{', '.join(unscored)} {'carries' if len(unscored) == 1 else 'carry'} no retrieval "
+            "score: checked against the answer's text, but not a retrieval candidate."
+        )
+    return candidates, (note,)

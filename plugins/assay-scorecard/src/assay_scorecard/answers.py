@@ -1,0 +1,269 @@
+"""Answer-first scoring: from an answer record (question, answer, contexts) to a scorecard and
+the text evidence behind it.
+
+The composition is: a :class:`~assay_scorecard.SignalReader` (by name, from the registry)
+derives the text signals; the contexts' retrieval metadata gives the candidates
+(:func:`~assay_scorecard.answer_records.candidate_signals`); the record's own ``signals`` take
+precedence over both; the scorer scores the result with preset ``grounded-v1`` unless the config
+names another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+
+from assay import AssayError, ErrorCode, Registry
+from assay_scorecard.answer_records import AnswerRecord, candidate_signals, read_answer_record
+from assay_scorecard.engine import Scorer, compute_confidence, create_scorer
+from assay_scorecard.presets import GROUNDED_PRESET
+from assay_scorecard.readers import SignalReader, find_reader, read_signals
+from assay_scorecard.render import render_html, render_markdown, render_text
+from assay_scorecard.requests import check_stream_config
+from assay_scorecard.text_evidence import TextEvidence
+from assay_scorecard.types import Scorecard, ScoringConfig
+from assay_scorecard.wire import (
+    scorecard_to_json,
+    scorecard_to_wire,
+    scoring_config_to_wire,
+    wire_to_json,
+)
+
+__all__ = [
+    "AnswerLines",
+    "AnswerResult",
+    "AnswerScorer",
+    "StreamScorer",
+    "answer_config",
+    "create_answer_scorer",
+    "score_answer_record",
+]
+
+Config = ScoringConfig | Mapping[str, Any] | None
+
+
+@attrs.frozen
+class AnswerResult:
+    """A scorecard scored from an answer's text, with what it was scored from.
+
+    Attributes:
+        scorecard: the scorecard (total, tiers, recommended action and the rule that decided).
+        evidence: what the signal reader found in the text: claims, spans, unsupported items,
+            conflicts, notes.
+        inputs: the scoring inputs the scorecard was computed from (JSON input format): the
+            derived signals, the candidates and the record's own signals.
+    """
+
+    scorecard: Scorecard
+    evidence: TextEvidence
+    inputs: Mapping[str, Any]
+
+    def to_wire(self) -> dict[str, Any]:
+        """``{"scorecard": <the scorecard's JSON shape>, "signals": <inputs>, "evidence":
+        <TextEvidence.to_wire()>}``."""
+        return {
+            "scorecard": scorecard_to_wire(self.scorecard),
+            "signals": dict(self.inputs),
+            "evidence": self.evidence.to_wire(),
+        }
+
+    def to_json(self, *, indent: int | None = None) -> str:
+        """:meth:`to_wire` as JSON text (compact without ``indent``; non-finite numbers tagged
+        ``{"$float": "NaN"}``, as in :func:`~assay_scorecard.scorecard_to_json`)."""
+        if indent is not None:
+            return wire_to_json(self.to_wire(), indent=indent)
+        return (
+            f'{{"scorecard":{scorecard_to_json(self.scorecard)},'
+            f'"signals":{wire_to_json(self.inputs)},'
+            f'"evidence":{wire_to_json(self.evidence.to_wire())}}}'
+        )
+
+    def render_text(self) -> str:
+        """The terminal report, with the text evidence (:func:`~assay_scorecard.render_text`)."""
+        return render_text(self.scorecard, evidence=self.evidence)
+
+    def render_markdown(self) -> str:
+        """The Markdown report, with the text evidence."""
+        return render_markdown(self.scorecard, evidence=self.evidence)
+
+    def render_html(self) -> str:
+        """The HTML fragment, with the text evidence (all text escaped)."""
+        return render_html(self.scorecard, evidence=self.evidence)
+
+
+def answer_config(config: Config) -> tuple[dict[str, Any], str | None]:
+    """The scoring config of answer records and the reader it names: ``config`` (wire shape)
+    without its ``reader`` key, with ``preset`` ``grounded-v1`` when it names none.
+
+    :raises AssayError: ``INVALID_CONFIG`` (path ``reader``) when ``reader`` is not a string.
+    """
+    wire = scoring_config_to_wire(config)
+    reader = wire.pop("reader", None)
+    if reader is not None and not isinstance(reader, str):
+        raise AssayError(
+            ErrorCode.INVALID_CONFIG,
+            f"reader must be the name of a signal reader, not {type(reader).__name__}",
+            "reader",
+        )
+    if wire.get("preset") is None:
+        wire["preset"] = GROUNDED_PRESET
+    return wire, reader
+
+
+def _compose(
+    reader: SignalReader, record: AnswerRecord, compute: Callable[[Any], Scorecard]
+) -> AnswerResult:
+    reading = read_signals(reader, record)
+    inputs = dict(reading.inputs)
+    evidence = reading.evidence
+    if "candidates" not in inputs:
+        inputs["candidates"], notes = candidate_signals(record.contexts)
+        if notes:
+            evidence = attrs.evolve(evidence, notes=(*evidence.notes, *notes))
+    inputs.update(record.signals)
+    return AnswerResult(compute(inputs), evidence, inputs)
+
+
+class AnswerScorer:
+    """A signal reader and a scorer, resolved and validated once: :meth:`score` per answer.
+
+    Build one with :func:`create_answer_scorer`. Thread-safe: holds no per-call state.
+    """
+
+    def __init__(self, scorer: Scorer, reader: SignalReader) -> None:
+        self.scorer = scorer
+        self.reader = reader
+
+    def score(self, record: AnswerRecord | Mapping[str, Any]) -> AnswerResult:
+        """Score one answer record (an :class:`AnswerRecord` or its JSON form; a ``config`` in
+        it is ignored: this scorer's config applies).
+
+        :raises AssayError: ``INVALID_ANSWER_RECORD`` / ``INVALID_CONTEXT`` for a bad record,
+            the reader's errors (``READER_FAILED`` for a broken reader), and the scorer's.
+        """
+        return _compose(self.reader, read_answer_record(record), self.scorer.compute)
+
+    def __repr__(self) -> str:
+        return f"<AnswerScorer reader={self.reader.name} scorer={self.scorer!r}>"
+
+
+def create_answer_scorer(
+    config: Config = None,
+    *,
+    reader: str | SignalReader | None = None,
+    registry: Registry | None = None,
+) -> AnswerScorer:
+    """Build an :class:`AnswerScorer`, validating the config and finding the reader once.
+
+    :param config: the scoring config (wire shape or :class:`ScoringConfig`); its ``preset``
+        defaults to ``grounded-v1``; its ``reader`` names the signal reader.
+    :param reader: a reader name or object; takes precedence over the config's ``reader``;
+        default ``answer-support``.
+    :param registry: where names are looked up; default :func:`assay.default_registry`.
+    :raises AssayError: as :func:`~assay_scorecard.create_scorer` and
+        :func:`~assay_scorecard.find_reader`.
+    """
+    wire, configured = answer_config(config)
+    found = find_reader(reader if reader is not None else configured, registry)
+    return AnswerScorer(create_scorer(wire, registry=registry), found)
+
+
+_DEFAULT_CONFIG, _ = answer_config(None)
+
+
+def score_answer_record(
+    record: AnswerRecord | Mapping[str, Any],
+    config: Config = None,
+    *,
+    reader: str | SignalReader | None = None,
+) -> AnswerResult:
+    """Score one answer record with the default registry.
+
+    :param record: an :class:`AnswerRecord`, or its JSON form ``{"question", "answer",
+        "contexts", "signals"?, "config"?, "id"?}``.
+    :param config: the config for a record that carries none (see
+        :func:`create_answer_scorer`). Scorers are kept per config, as
+        :func:`~assay_scorecard.compute_confidence` keeps them.
+    :param reader: a reader name or object (default: the config's ``reader``, else
+        ``answer-support``).
+    :raises AssayError: as :meth:`AnswerScorer.score` and :func:`create_answer_scorer`.
+    """
+    if isinstance(record, Mapping) and record.get("config") is not None:
+        config = record["config"]
+    if config is None:
+        wire, configured = _DEFAULT_CONFIG, None
+    else:
+        wire, configured = answer_config(config)
+    found = find_reader(reader if reader is not None else configured)
+    return _compose(
+        found, read_answer_record(record), lambda inputs: compute_confidence(inputs, wire)
+    )
+
+
+class AnswerLines:
+    """The answer records of a JSON Lines stream, scored with the stream's config and reader.
+
+    The :class:`AnswerScorer` is built at the first answer record (a stream of scoring inputs
+    alone needs no reader installed); an error building it is every answer record's error.
+    Pickles without the built scorer (a worker process builds its own).
+    """
+
+    def __init__(self, config: Config, reader: str | None = None) -> None:
+        self.config = config
+        self.reader = reader
+        self._scorer: AnswerScorer | None = None
+        self._error: AssayError | None = None
+
+    def scorer(self) -> AnswerScorer:
+        """The answer scorer, built on first use.
+
+        :raises AssayError: what building it raised (every time it is asked for).
+        """
+        if self._scorer is None:
+            if self._error is None:
+                try:
+                    self._scorer = create_answer_scorer(self.config, reader=self.reader)
+                except AssayError as error:
+                    self._error = error
+            if self._error is not None:
+                raise AssayError(
+                    self._error.code, self._error.message, self._error.path, self._error.details
+                )
+        return self._scorer  # type: ignore[return-value]
+
+    def score_json(self, record: Mapping[str, Any], config_key: str) -> str:
+        """The compact JSON of one answer record's :class:`AnswerResult`.
+
+        :raises AssayError: ``INVALID_CONFIG`` (path ``config``) when the record carries a
+            config other than the stream's (``config_key`` is its canonical JSON); otherwise as
+            :meth:`AnswerScorer.score`.
+        """
+        check_stream_config(record.get("config"), config_key)
+        return self.scorer().score(record).to_json()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"config": self.config, "reader": self.reader}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["config"], state["reader"])  # type: ignore[misc]
+
+
+class StreamScorer:
+    """What the rows of a JSON Lines stream are scored with: scoring requests by ``scorer``
+    (:meth:`compute` is its ``compute``), answer records by ``answers``.
+
+    :param scorer: the stream's scorer.
+    :param answers: the stream's answer records' scorer.
+    """
+
+    __slots__ = ("answers", "compute", "scorer")
+
+    def __init__(self, scorer: Scorer, answers: AnswerLines) -> None:
+        self.scorer = scorer
+        self.answers = answers
+        self.compute = scorer.compute
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (StreamScorer, (self.scorer, self.answers))
