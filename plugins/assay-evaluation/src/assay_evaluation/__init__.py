@@ -21,6 +21,7 @@ from assay_evaluation._columns import (
     SampleFieldWarning,
 )
 from assay_evaluation._context import SampleContext
+from assay_evaluation._decorator import REQUIREMENTS, FunctionMetric, metric
 from assay_evaluation._export import OUTPUT_FORMATS, save_results, to_pandas, to_records
 from assay_evaluation._gate import FAIL_ON, Gate, GateVerdict
 from assay_evaluation._options import MODES, EvaluateOptions, parse_options, snake_case
@@ -47,6 +48,7 @@ from assay_evaluation._types import (
     MetricAggregate,
     MetricRegression,
 )
+from assay_evaluation._user_modules import PLUGINS_ENV, load_plugins
 from assay_evaluation._wire import (
     aggregate_to_wire,
     batch_to_wire,
@@ -69,8 +71,10 @@ __all__ = [
     "METRIC_SET_KIND",
     "MODES",
     "OUTPUT_FORMATS",
+    "PLUGINS_ENV",
     "PROFILES",
     "QUESTION_METRICS",
+    "REQUIREMENTS",
     "STATUSES",
     "BatchCounts",
     "BatchEvalResult",
@@ -79,6 +83,7 @@ __all__ = [
     "EvaluateOptions",
     "EvaluationErrorCode",
     "Evaluator",
+    "FunctionMetric",
     "Gate",
     "GateVerdict",
     "MetricAggregate",
@@ -98,6 +103,8 @@ __all__ = [
     "evaluate_batch",
     "has_question",
     "judge_pass",
+    "load_plugins",
+    "metric",
     "metric_label",
     "metric_result_from_wire",
     "metric_result_to_wire",

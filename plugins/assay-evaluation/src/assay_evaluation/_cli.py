@@ -11,6 +11,7 @@ threshold met and no regression; ``FAILED`` (1) a threshold failed or a regressi
 from __future__ import annotations
 
 import json
+import os
 import sys
 import warnings
 from collections.abc import Callable, Iterator
@@ -34,6 +35,7 @@ from assay_evaluation._outcome import status_of
 from assay_evaluation._readers import FORMATS, read_samples
 from assay_evaluation._summary import summary_text
 from assay_evaluation._types import BatchEvalResult, EvalResult
+from assay_evaluation._user_modules import PLUGINS_ENV, load_plugins
 from assay_evaluation._wire import batch_to_wire
 
 __all__ = ["eval_command", "sample_line"]
@@ -225,6 +227,14 @@ def _gate(config: dict[str, Any], cli: dict[str, Any]) -> Gate:
     help="In a CSV, split a contexts cell that is not a JSON array on SEP.",
 )
 @click.option("--strict", is_flag=True, help="An unknown column is an error, not a warning.")
+@click.option(
+    "--plugin",
+    "plugins",
+    multiple=True,
+    metavar="FILE.py",
+    help=f"Import a Python file (or module) of your own @metric functions first (repeatable; "
+    f"also {PLUGINS_ENV}=a.py{os.pathsep}b.py).",
+)
 @click.option("--metrics", help="Comma-separated metric ids (default: the default metric set).")
 @click.option(
     "--profile",
@@ -317,6 +327,7 @@ def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
     rate, undetermined rate or regression failed, or a metric or judge errored; 2 bad input or
     configuration, or nothing could be scored.
     """
+    load_plugins(cli.pop("plugins"))  # before the registry is read: they register metrics
     registry = default_registry()
     config = _read_config(cli.pop("config_path"))
     cli["threshold"] = _parse_thresholds(cli.pop("thresholds"))
