@@ -73,14 +73,14 @@ def test_quality_alerts() -> None:
 
 
 def test_cli_on_the_example_files() -> None:
-    route = _run(ASSAY, "route", EXAMPLES / "retrieval.json")
+    route = _run(ASSAY, "route", EXAMPLES / "retrieval.json", "--mode", "composite")
     assert (
         route.returncode == 0
         and "classification: correct (confidence 0.829, mode composite)" in route.stdout
     )
     paper = _run(ASSAY, "route", EXAMPLES / "retrieval.json", "--mode", "paper", "--json")
     assert json.loads(paper.stdout)["classification"] == "correct"
-    decide = _run(ASSAY, "route", "decide", EXAMPLES / "retrieval.json")
+    decide = _run(ASSAY, "route", "decide", EXAMPLES / "retrieval.json", "--mode", "composite")
     assert decide.stdout == route.stdout
     ab = _run(ASSAY, "route", "ab", EXAMPLES / "ab_results.jsonl")
     assert ab.returncode == 0 and "significant at alpha 0.05 (wilcoxon, p 1.504e-08)" in ab.stdout

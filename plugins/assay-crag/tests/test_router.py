@@ -50,16 +50,16 @@ class FixedScores:
 def test_composite_mode_boundaries(
     france: QualityInput, overall: float, label: str, confidence: float
 ) -> None:
-    result = CragRouter(quality=FixedQuality(overall)).classify(france)
+    result = CragRouter("composite", quality=FixedQuality(overall)).classify(france)
     assert result.classification == label
     assert result.confidence == pytest.approx(confidence, abs=1e-15)
     assert result.rule == f"crag-composite-{label}"
 
 
 def test_composite_thresholds_are_configurable(france: QualityInput) -> None:
-    router = CragRouter(quality=FixedQuality(0.5), correct_at=0.5, incorrect_at=0.2)
+    router = CragRouter("composite", quality=FixedQuality(0.5), correct_at=0.5, incorrect_at=0.2)
     assert router.classify(france).classification == "correct"
-    router = CragRouter(quality=FixedQuality(0.5), correct_at=0.9, incorrect_at=0.5)
+    router = CragRouter("composite", quality=FixedQuality(0.5), correct_at=0.9, incorrect_at=0.5)
     assert router.classify(france).classification == "incorrect"
 
 
@@ -98,14 +98,14 @@ def test_paper_mode_without_documents_is_incorrect() -> None:
 
 
 def test_actions_per_classification(france: QualityInput) -> None:
-    correct = CragRouter(quality=FixedQuality(0.9)).classify(france).action
+    correct = CragRouter("composite", quality=FixedQuality(0.9)).classify(france).action
     assert correct.to_wire() == {"type": "use_retrieved"}
-    ambiguous = CragRouter(quality=FixedQuality(0.5)).classify(france).action
+    ambiguous = CragRouter("composite", quality=FixedQuality(0.5)).classify(france).action
     assert ambiguous.to_wire() == {
         "type": "decompose_and_recompose",
         "subQueries": ["What is the capital of France?", "What is its population?"],
     }
-    incorrect = CragRouter(quality=FixedQuality(0.1)).classify(france).action
+    incorrect = CragRouter("composite", quality=FixedQuality(0.1)).classify(france).action
     assert incorrect.to_wire() == {
         "type": "supplemental_search",
         "searchQuery": "capital France population",
@@ -122,15 +122,18 @@ def test_refinement_keeps_the_relevant_strip(france: QualityInput) -> None:
 
 def test_decompose_and_reformulate_are_pluggable(france: QualityInput) -> None:
     router = CragRouter(
-        quality=FixedQuality(0.5), decompose=lambda q: [q.upper()], reformulate=str.lower
+        "composite",
+        quality=FixedQuality(0.5),
+        decompose=lambda q: [q.upper()],
+        reformulate=str.lower,
     )
     assert router.classify(france).action.sub_queries == (france.query.upper(),)
-    router = CragRouter(quality=FixedQuality(0.0), reformulate=str.lower)
+    router = CragRouter("composite", quality=FixedQuality(0.0), reformulate=str.lower)
     assert router.classify(france).action.search_query == france.query.lower()
 
 
 def test_policy_contract(france: QualityInput) -> None:
-    router = CragRouter()
+    router = CragRouter("composite")
     assert isinstance(router, assay.Policy)
     decision = router.decide(france.to_wire())
     assert decision.action == "ambiguous" and decision.rule == "crag-composite-ambiguous"
@@ -141,9 +144,47 @@ def test_policy_contract(france: QualityInput) -> None:
 
 def test_policies_are_registered() -> None:
     registry = assay.build_registry()
-    assert registry.policy("crag/crag").mode == "composite"
+    default = registry.policy("crag/crag")
+    assert (default.mode, default.thresholds) == ("paper", {"upper": 0.46, "lower": 0.37})
     assert registry.policy("crag/crag-paper").mode == "paper"
+    composite = registry.policy("crag/crag-composite")
+    assert (composite.mode, composite.thresholds) == (
+        "composite",
+        {"correctAt": 0.7, "incorrectAt": 0.3},
+    )
     assert registry.get("document-scorer", "crag/lexical").name == "lexical"
+
+
+def test_default_router_routes_on_the_passages_alone() -> None:
+    """Query and passages only (no retriever scores): the default still decides, and names
+    what decided."""
+    query = "The Oberoi family is part of a hotel company that has a head office in what city?"
+    on_topic = "The Oberoi Group is a hotel company with its head office in Delhi."
+    off_topic = "Allison Beth Goertz is an American musician known for satirical songs."
+    router = CragRouter()
+    relevant = router.classify(QualityInput.from_texts(query, [off_topic, on_topic]))
+    assert (relevant.classification, relevant.rule) == ("correct", "crag-paper-correct")
+    assert relevant.document_scores is not None and relevant.document_scores[1] > 0.46
+    assert not relevant.warnings
+    irrelevant = router.classify(QualityInput.from_texts(query, [off_topic]))
+    assert irrelevant.classification == "incorrect"
+    assert irrelevant.action.search_query == "Oberoi family part hotel company head office city"
+
+
+def test_composite_without_retriever_scores_says_so() -> None:
+    query = "Where is the head office of the Oberoi Group?"
+    passage = "The Oberoi Group is a hotel company with its head office in Delhi."
+    result = CragRouter("composite").classify(QualityInput.from_texts(query, [passage]))
+    assert [(w.code, w.path) for w in result.warnings] == [
+        ("missing-retrieval-score", "chunks[0].score"),
+        ("missing-retrieval-score", "chunks[0].score"),
+    ]
+    assert "1 of 1 chunk(s) have no retriever score, counted as 0" in result.reason
+    assert "the composite is at most 0.55, below correctAt 0.7" in result.reason
+    assert result.to_wire()["warnings"][0]["message"].startswith("no retriever score")
+    scored = CragRouter("composite").classify(QualityInput.from_texts(query, [passage], [0.9]))
+    assert not scored.warnings and "retriever score" not in scored.reason
+    assert "warnings" not in scored.to_wire()
 
 
 @pytest.mark.parametrize(
@@ -174,7 +215,7 @@ def test_chunks_ranked_by_rerank_score_feed_the_composite() -> None:
         [RankedChunk("Leonardo da Vinci painted the Mona Lisa.", "d1", 0.9, rerank_score=0.95)],
         AssembledContext("Leonardo da Vinci painted the Mona Lisa.", 8),
     )
-    result = CragRouter().classify(qi)
+    result = CragRouter("composite").classify(qi)
     assert result.quality is not None and result.score == result.quality.overall
 
 

@@ -26,6 +26,7 @@ from assay_crag.inputs import QualityInput, RankedChunk, parse_quality_input
 from assay_crag.text import query_terms
 
 __all__ = [
+    "MISSING_SCORE",
     "ContextSufficiency",
     "DiversityScore",
     "EstimatedFaithfulness",
@@ -186,6 +187,17 @@ class _ContextDimension(assay.Dimension):
         return f"<{type(self).__name__} {self.name}>"
 
 
+MISSING_SCORE = "missing-retrieval-score"
+"""Warning code: a sub-score needed a retriever score that a chunk does not have (counted as 0)."""
+
+
+def _missing_score(paths: Sequence[str], message: str) -> list[assay.ScoreWarning]:
+    """A ``missing-retrieval-score`` warning at the first of ``paths`` (none when empty)."""
+    if not paths:
+        return []
+    return [assay.ScoreWarning(code=MISSING_SCORE, severity="warn", message=message, path=paths[0])]
+
+
 def _score_warnings(chunks: Sequence[RankedChunk]) -> list[assay.ScoreWarning]:
     warnings = []
     for i, chunk in enumerate(chunks):
@@ -207,7 +219,8 @@ class RetrievalConfidence(_ContextDimension):
 
     ``0.7 * mean(s) + 0.3 * spread`` where ``s`` is each chunk's ``rerankScore`` (or ``score``
     when no reranker ran) clamped to [0, 1], and ``spread = s_last / s_first`` (0 when the first
-    is 0; clamped to at most 1 when the list is not sorted). No chunks: 0.
+    is 0; clamped to at most 1 when the list is not sorted). No chunks: 0. A chunk with neither
+    score counts as 0, with a ``missing-retrieval-score`` warning.
     """
 
     name = "retrievalConfidence"
@@ -217,9 +230,9 @@ class RetrievalConfidence(_ContextDimension):
         chunks = quality_input.chunks
         if not chunks:
             return _finish(self.name, {}, "no chunks were retrieved", {"chunkCount": 0})
-        scores = [
-            _clamp01(c.rerank_score if c.rerank_score is not None else c.score) for c in chunks
-        ]
+        given = [c.rerank_score if c.rerank_score is not None else c.score for c in chunks]
+        scores = [0.0 if s is None else _clamp01(s) for s in given]
+        missing = [f"chunks[{i}].score" for i, s in enumerate(given) if s is None]
         mean = sum(scores) / len(scores)
         top, bottom = scores[0], scores[-1]
         spread = min(bottom / top, 1.0) if top > 0 else 0.0
@@ -234,7 +247,12 @@ class RetrievalConfidence(_ContextDimension):
                 "bottomScore": bottom,
                 "rerankedChunks": sum(c.rerank_score is not None for c in chunks),
             },
-            _score_warnings(chunks),
+            _score_warnings(chunks)
+            + _missing_score(
+                missing,
+                f"no retriever score (score or rerankScore) on {len(missing)} of {len(chunks)} "
+                f"chunk(s); {self.name} counts them as 0",
+            ),
         )
 
 
@@ -321,8 +339,8 @@ class EstimatedFaithfulness(_ContextDimension):
     ``density = min((numbers + 2 * dates + proper nouns) / (words / 100) * 0.1, 1)`` over the
     chunks' contents joined by spaces (the specification's regular expressions, ASCII digits and
     letters; see ``_count_dates`` for one corner where the date count may differ), and
-    ``score_first`` is the first chunk's retriever ``score`` clamped to [0, 1].
-    No chunks: 0.
+    ``score_first`` is the first chunk's retriever ``score`` clamped to [0, 1] (0, with a
+    ``missing-retrieval-score`` warning, when it has none). No chunks: 0.
     """
 
     name = "estimatedFaithfulness"
@@ -335,7 +353,9 @@ class EstimatedFaithfulness(_ContextDimension):
         text = " ".join(c.content for c in chunks)
         numbers, dates, proper_nouns, words = _fact_counts(text)
         density = min((numbers + dates * 2 + proper_nouns) / (words / 100) * 0.1, 1.0)
-        top = _clamp01(chunks[0].score)
+        first = chunks[0].score
+        top = 0.0 if first is None else _clamp01(first)
+        missing = ["chunks[0].score"] if first is None else []
         confidence = min(top * 1.5, 1.0)
         return _finish(
             self.name,
@@ -343,6 +363,9 @@ class EstimatedFaithfulness(_ContextDimension):
             f"factual density {density:.3f} ({numbers} numbers, {dates} dates, "
             f"{proper_nouns} proper nouns in {words} words), top score {top:.3f}",
             {"numbers": numbers, "dates": dates, "properNouns": proper_nouns, "words": words},
+            _missing_score(
+                missing, f"the top chunk has no retriever score; {self.name} counts it as 0"
+            ),
         )
 
 

@@ -40,7 +40,8 @@ class RankedChunk:
     Attributes:
         content: the chunk's text.
         document_id: the source document's id (source diversity).
-        score: the retriever's similarity score, nominally in [0, 1].
+        score: the retriever's similarity score, nominally in [0, 1]; ``None`` when the
+            retriever gave none (the composite then counts it as 0 and warns).
         rerank_score: the reranker's score when a reranker ran; preferred over ``score`` for
             retrieval confidence.
         metadata: free data; ``sectionTitle`` is read by source diversity.
@@ -48,7 +49,7 @@ class RankedChunk:
 
     content: str
     document_id: str
-    score: float
+    score: float | None = None
     rerank_score: float | None = None
     metadata: Mapping[str, Any] = attrs.field(factory=dict, converter=_frozen_mapping)
 
@@ -86,11 +87,12 @@ class QualityInput:
         cls,
         query: str,
         documents: Sequence[str],
-        scores: Sequence[float] | None = None,
+        scores: Sequence[float | None] | None = None,
     ) -> QualityInput:
-        """A retrieval built from plain passages: document ids ``doc-1``, ``doc-2``, ...; scores
-        default to 0 (unknown); the context is the passages joined by blank lines."""
-        scores = list(scores) if scores is not None else [0.0] * len(documents)
+        """A retrieval built from plain passages: document ids ``doc-1``, ``doc-2``, ...; without
+        ``scores`` the chunks have no retriever score (``None``); the context is the passages
+        joined by blank lines."""
+        scores = list(scores) if scores is not None else [None] * len(documents)
         if len(scores) != len(documents):
             raise assay.AssayError(
                 assay.ErrorCode.INVALID_INPUT,
@@ -98,21 +100,24 @@ class QualityInput:
                 "scores",
             )
         chunks = [
-            RankedChunk(content=text, document_id=f"doc-{i + 1}", score=float(score))
+            RankedChunk(
+                content=text,
+                document_id=f"doc-{i + 1}",
+                score=None if score is None else float(score),
+            )
             for i, (text, score) in enumerate(zip(documents, scores, strict=True))
         ]
         text = "\n\n".join(documents)
         return cls(query, chunks, AssembledContext(text, len(text.split())))
 
     def to_wire(self) -> dict[str, Any]:
-        """The camelCase JSON shape (inverse of :func:`parse_quality_input`)."""
+        """The camelCase JSON shape (inverse of :func:`parse_quality_input`; a chunk without a
+        retriever score has no ``score`` field)."""
         chunks = []
         for chunk in self.chunks:
-            item: dict[str, Any] = {
-                "content": chunk.content,
-                "documentId": chunk.document_id,
-                "score": chunk.score,
-            }
+            item: dict[str, Any] = {"content": chunk.content, "documentId": chunk.document_id}
+            if chunk.score is not None:
+                item["score"] = chunk.score
             if chunk.rerank_score is not None:
                 item["rerankScore"] = chunk.rerank_score
             item["metadata"] = dict(chunk.metadata)
@@ -148,6 +153,7 @@ def _chunk(raw: Any, path: str) -> RankedChunk:
     if "documentId" not in raw:
         raise _malformed("missing documentId", f"{path}.documentId")
     rerank = raw.get("rerankScore")
+    score = raw.get("score")
     metadata = raw.get("metadata") or {}
     if not isinstance(metadata, Mapping):
         raise _malformed("expected an object", f"{path}.metadata")
@@ -160,7 +166,7 @@ def _chunk(raw: Any, path: str) -> RankedChunk:
     return RankedChunk(
         content=_string(raw.get("content"), f"{path}.content"),
         document_id=str(raw["documentId"]),
-        score=_number(raw.get("score"), f"{path}.score"),
+        score=None if score is None else _number(score, f"{path}.score"),
         rerank_score=None if rerank is None else _number(rerank, f"{path}.rerankScore"),
         metadata=metadata,
     )
@@ -187,8 +193,7 @@ def parse_quality_input(raw: Any) -> QualityInput:
 
     :raises assay.AssayError: ``MALFORMED_INPUT`` when the value is not an object, ``query`` is
         not a string, ``chunks`` is not a list of chunk objects (``content`` string,
-        ``documentId`` present, ``score`` a finite number, ``rerankScore`` absent, null or a
-        finite number, ``metadata`` an object) or ``context`` is not an object; ``INVALID_INPUT``
+        ``documentId`` present, ``score`` and ``rerankScore`` absent, null or a finite number, ``metadata`` an object) or ``context`` is not an object; ``INVALID_INPUT``
         when ``context.tokenCount`` is negative. The path names the field, e.g.
         ``chunks[3].score``.
     """

@@ -1,4 +1,4 @@
-"""Hook implementations of assay-crag: registers the context-quality Dimensions, the two CRAG
+"""Hook implementations of assay-crag: registers the context-quality Dimensions, the CRAG
 router Policies and the built-in document scorer, and adds the ``assay route`` group (``decide``,
 ``ab``, ``alerts``). Nothing heavy is imported here (scipy and numpy load only when a command runs)."""
 
@@ -18,12 +18,15 @@ if TYPE_CHECKING:
 @assay.hookimpl
 def assay_register(registrar: assay.Registrar) -> None:
     """Dimensions ``retrievalConfidence``, ``contextSufficiency``, ``diversityScore``,
-    ``estimatedFaithfulness``; policies ``crag`` (composite mode) and ``crag-paper`` (paper
-    mode, lexical scorer); document scorer ``lexical`` (kind ``document-scorer``)."""
+    ``estimatedFaithfulness``; policies ``crag`` (the default router: paper mode, lexical
+    scorer), ``crag-paper`` (the same, by its mode's name) and ``crag-composite`` (the
+    specification's composite rule, 0.7 / 0.3); document scorer ``lexical`` (kind
+    ``document-scorer``)."""
     for dimension in context_dimensions():
         registrar.add_dimension(dimension)
-    registrar.add_policy(CragRouter("composite"))
+    registrar.add_policy(CragRouter(scorer=LexicalRelevanceScorer(), name="crag"))
     registrar.add_policy(CragRouter("paper", scorer=LexicalRelevanceScorer()))
+    registrar.add_policy(CragRouter("composite"))
     registrar.add("document-scorer", LexicalRelevanceScorer(), name="lexical")
 
 

@@ -2,16 +2,18 @@
 
 Two routing modes decide the classification:
 
-* ``"composite"`` (the specification): on the composite context-quality score ``q``
-  (:mod:`assay_crag.composite`): ``q >= correct_at`` (0.7) is *correct*; else
+* ``"paper"`` (Corrective RAG, arXiv 2401.15884; the default): each retrieved document gets a
+  relevance score from a pluggable document scorer (:mod:`assay_crag.scorers`, the built-in
+  lexical one by default); with ``m`` the highest: ``m > upper`` (any document above the upper
+  threshold) is *correct*; else ``m > lower`` is *ambiguous*; else (every document at or below
+  the lower threshold, or no document) is *incorrect*. Confidence: ``m`` for correct and
+  ambiguous, ``1 - m`` for incorrect. Undetermined document scores (``None``) count as not
+  relevant and are reported. Needs only the query and the documents.
+* ``"composite"`` (the context-quality specification): on the composite context-quality score
+  ``q`` (:mod:`assay_crag.composite`): ``q >= correct_at`` (0.7) is *correct*; else
   ``q <= incorrect_at`` (0.3) is *incorrect*; else *ambiguous*. Confidence: ``q`` for correct
-  and ambiguous, ``1 - q`` for incorrect.
-* ``"paper"`` (Corrective RAG, arXiv 2401.15884): each retrieved document gets a relevance
-  score from a pluggable document scorer (:mod:`assay_crag.scorers`); with ``m`` the highest:
-  ``m > upper`` (any document above the upper threshold) is *correct*; else ``m > lower`` is
-  *ambiguous*; else (every document at or below the lower threshold, or no document) is
-  *incorrect*. Confidence: ``m`` for correct and ambiguous, ``1 - m`` for incorrect.
-  Undetermined document scores (``None``) count as not relevant and are reported.
+  and ambiguous, ``1 - q`` for incorrect. The composite reads the retriever's scores; chunks
+  without one are counted as 0 and the classification says so (``warnings``, ``reason``).
 
 Each classification carries the specification's corrective action: *correct* -> ``use_retrieved``;
 *ambiguous* -> ``decompose_and_recompose`` with sub-queries; *incorrect* ->
@@ -35,20 +37,36 @@ from assay_crag.actions import (
 )
 from assay_crag.checks import config_number
 from assay_crag.composite import ContextQualityScore, QualityConfig, QualityScorer
+from assay_crag.dimensions import MISSING_SCORE
 from assay_crag.inputs import QualityInput, parse_quality_input
 from assay_crag.scorers import DocumentScorer, resolve_document_scorer
 
-__all__ = ["CorrectiveAction", "CragClassification", "CragRouter", "RoutingMode"]
+__all__ = [
+    "COMPOSITE_CORRECT_AT",
+    "COMPOSITE_INCORRECT_AT",
+    "PAPER_LOWER",
+    "PAPER_UPPER",
+    "CorrectiveAction",
+    "CragClassification",
+    "CragRouter",
+    "RoutingMode",
+]
 
 RoutingMode = Literal["composite", "paper"]
 Classification = Literal["correct", "ambiguous", "incorrect"]
 
-PAPER_UPPER = 0.29
-"""Default upper threshold of the paper mode with the lexical scorer: the choice of
-benchmarks/route_relevance.py on its HaluEval tuning fold (even-numbered questions); see
-docs/route.md."""
-PAPER_LOWER = 0.24
+PAPER_UPPER = 0.46
+"""Default upper threshold of the paper mode with the lexical scorer. Chosen by
+:func:`assay_crag.tuning.tune_thresholds` (ambiguous share at most 5%, a wrong call costing twice
+a right one) on the tuning part of benchmarks/route_default.py: HaluEval questions with an even
+index, each with its own passage and the passage a BM25 retriever returns from 49 other rows'
+passages that lack the answer. See docs/route.md for the held-out results."""
+PAPER_LOWER = 0.37
 """Default lower threshold of the paper mode with the lexical scorer (same provenance)."""
+COMPOSITE_CORRECT_AT = 0.7
+"""The specification's composite threshold for *correct* (``overall >= 0.7``)."""
+COMPOSITE_INCORRECT_AT = 0.3
+"""The specification's composite threshold for *incorrect* (``overall <= 0.3``)."""
 
 
 def _str_tuple(value: Iterable[str]) -> tuple[str, ...]:
@@ -103,6 +121,8 @@ class CragClassification:
         thresholds: the thresholds in force, by name.
         quality: the composite score (composite mode), else ``None``.
         document_scores: each document's relevance (paper mode), else ``None``.
+        warnings: inputs the deciding score needed but did not get (composite mode:
+            ``missing-retrieval-score`` naming the first chunk without a retriever score).
     """
 
     classification: Classification
@@ -115,10 +135,12 @@ class CragClassification:
     thresholds: Mapping[str, float]
     quality: ContextQualityScore | None = None
     document_scores: tuple[float | None, ...] | None = None
+    warnings: tuple[assay.ScoreWarning, ...] = ()
 
     def to_wire(self) -> dict[str, Any]:
         """The specification's ``{classification, confidence, action}`` plus ``mode``, ``score``,
-        ``rule``, ``reason``, ``thresholds``, and ``quality`` or ``documentScores``."""
+        ``rule``, ``reason``, ``thresholds``, ``quality`` or ``documentScores``, and ``warnings``
+        (``{code, severity, message, path}`` records) when there are any."""
         wire: dict[str, Any] = {
             "classification": self.classification,
             "confidence": self.confidence,
@@ -133,6 +155,8 @@ class CragClassification:
             wire["quality"] = self.quality.to_wire()
         if self.document_scores is not None:
             wire["documentScores"] = list(self.document_scores)
+        if self.warnings:
+            wire["warnings"] = [attrs.asdict(w) for w in self.warnings]
         return wire
 
     def to_decision(self) -> assay.Decision:
@@ -154,11 +178,14 @@ def _ordered(low: float, high: float, low_path: str, high_path: str) -> None:
 class CragRouter:
     """Classifies a retrieval and picks the corrective action (an :class:`assay.Policy`).
 
-    :param mode: ``"composite"`` (the specification's) or ``"paper"``.
+    :param mode: ``"paper"`` (the default: per-document relevance, needs no retriever scores) or
+        ``"composite"`` (the context-quality specification's rule, compatible behaviour).
     :param correct_at: composite mode: ``overall >= correct_at`` is correct (0.7).
     :param incorrect_at: composite mode: ``overall <= incorrect_at`` is incorrect (0.3).
-    :param upper: paper mode: a document scoring above this makes the retrieval correct.
-    :param lower: paper mode: the best document at or below this makes it incorrect.
+    :param upper: paper mode: a document scoring above this makes the retrieval correct
+        (:data:`PAPER_UPPER`).
+    :param lower: paper mode: the best document at or below this makes it incorrect
+        (:data:`PAPER_LOWER`).
     :param quality: composite configuration (weights, warning thresholds), or a ready
         :class:`~assay_crag.composite.QualityScorer` (or subclass) to score with.
     :param scorer: paper mode and refinement: a document scorer or a name for
@@ -169,7 +196,7 @@ class CragRouter:
     :param refine_top_k: strips kept by refinement.
     :param refiner: ``(query, documents, scorer, top_k) -> RefinedContext`` (default
         :func:`refine_knowledge`).
-    :param name: the policy's registry name.
+    :param name: the policy's registry name (default ``crag-paper`` or ``crag-composite``).
     :raises assay.AssayError: ``INVALID_CONFIG`` for an unknown mode, a threshold outside
         [0, 1] or a lower threshold above the upper one; ``UNKNOWN_NAME`` for an unknown scorer.
     """
@@ -178,10 +205,10 @@ class CragRouter:
 
     def __init__(
         self,
-        mode: RoutingMode = "composite",
+        mode: RoutingMode = "paper",
         *,
-        correct_at: float = 0.7,
-        incorrect_at: float = 0.3,
+        correct_at: float = COMPOSITE_CORRECT_AT,
+        incorrect_at: float = COMPOSITE_INCORRECT_AT,
         upper: float = PAPER_UPPER,
         lower: float = PAPER_LOWER,
         quality: QualityConfig | QualityScorer | None = None,
@@ -207,7 +234,7 @@ class CragRouter:
         self.upper = config_number(upper, "upper")
         self.lower = config_number(lower, "lower")
         _ordered(self.lower, self.upper, "lower", "upper")
-        self.name = name or ("crag" if mode == "composite" else "crag-paper")
+        self.name = name or f"crag-{mode}"
         self._quality = quality if isinstance(quality, QualityScorer) else QualityScorer(quality)
         self._scorer_spec = scorer
         self._registry = registry
@@ -248,6 +275,7 @@ class CragRouter:
 
     def _classify_composite(self, parsed: QualityInput) -> CragClassification:
         quality = self._quality.score(parsed)
+        missing = tuple(w for w in quality.warnings if w.code == MISSING_SCORE)
         q = quality.overall
         if q >= self.correct_at:
             label: Classification = "correct"
@@ -261,7 +289,30 @@ class CragRouter:
                 f"composite quality {q:.4f} between incorrectAt {self.incorrect_at:g} "
                 f"and correctAt {self.correct_at:g}"
             )
-        return self._finish(parsed, label, q, reason, quality=quality)
+        if missing:
+            reason += self._missing_reason(parsed, quality)
+        return self._finish(parsed, label, q, reason, quality=quality, warnings=missing)
+
+    def _missing_reason(self, parsed: QualityInput, quality: ContextQualityScore) -> str:
+        """What the missing retriever scores do to the composite; with none at all, the highest
+        composite the retrieval could reach (the other sub-scores at their maximum, factual
+        density's 0.4 part of estimatedFaithfulness) when that is below ``correct_at``."""
+        unscored = sum(c.score is None and c.rerank_score is None for c in parsed.chunks)
+        reason = (
+            f"; {unscored} of {len(parsed.chunks)} chunk(s) have no retriever score, counted as 0"
+        )
+        if unscored == len(parsed.chunks):
+            w = quality.weights
+            ceiling = (
+                w["contextSufficiency"] + w["diversityScore"] + 0.4 * w["estimatedFaithfulness"]
+            )
+            if ceiling < self.correct_at:
+                reason += (
+                    f": without retriever scores the composite is at most {ceiling:.2f}, below "
+                    f"correctAt {self.correct_at:g}, so no retrieval can route correct "
+                    "(use mode 'paper', or pass the retriever's scores)"
+                )
+        return reason
 
     def _classify_paper(self, parsed: QualityInput) -> CragClassification:
         scorer = self._document_scorer()
@@ -300,6 +351,7 @@ class CragRouter:
         *,
         quality: ContextQualityScore | None = None,
         document_scores: tuple[float | None, ...] | None = None,
+        warnings: tuple[assay.ScoreWarning, ...] = (),
     ) -> CragClassification:
         refined = None
         if self.refine and label != "incorrect":
@@ -332,6 +384,7 @@ class CragRouter:
             thresholds=self.thresholds,
             quality=quality,
             document_scores=document_scores,
+            warnings=warnings,
         )
 
     def __repr__(self) -> str:
