@@ -30,7 +30,7 @@ def test_route_prints_sub_scores_classification_and_action(
 ) -> None:
     path = tmp_path / "retrieval.json"
     path.write_text(json.dumps(france.to_wire()))
-    code, out, _ = _run(cli, "route", str(path))
+    code, out, _ = _run(cli, "route", str(path), "--mode", "composite")
     assert code == 0
     assert "  retrievalConfidence    0.570" in out
     assert "classification: ambiguous (confidence 0.697, mode composite)" in out
@@ -55,7 +55,7 @@ def test_route_json_and_paper_mode(cli: click.Group, france: QualityInput) -> No
     assert (
         code == 0 and wire["classification"] == "correct" and wire["documentScores"] == [0.75, 0.0]
     )
-    assert wire["thresholds"] == {"upper": 0.29, "lower": 0.24}
+    assert wire["thresholds"] == {"upper": 0.46, "lower": 0.37}
     assert wire["quality"]["overall"] == pytest.approx(0.697)
     assert wire["action"]["refinedContext"]["text"] == "Paris is the capital of France."
 
@@ -65,8 +65,8 @@ def test_route_json_and_paper_mode(cli: click.Group, france: QualityInput) -> No
     [
         ("{not json", "error [MALFORMED_INPUT]"),
         (
-            '{"query": "q", "chunks": [{"content": "a", "documentId": "d", "score": null}]}',
-            "error [MALFORMED_INPUT] chunks[0].score: expected a number, got NoneType",
+            '{"query": "q", "chunks": [{"content": "a", "documentId": "d", "score": "high"}]}',
+            "error [MALFORMED_INPUT] chunks[0].score: expected a number, got str",
         ),
     ],
 )
@@ -169,3 +169,42 @@ def test_alerts_bad_input(cli: click.Group) -> None:
         cli, "route", "alerts", "-", "--baseline", "0.8", "--degradation", "3", stdin="0.5"
     )
     assert code == 2 and err.startswith("error [INVALID_CONFIG] degradation:")
+
+
+def test_route_default_needs_no_retriever_scores(cli: click.Group) -> None:
+    retrieval = QualityInput.from_texts(
+        "Where is the head office of the Oberoi Group?",
+        ["The Oberoi Group is a hotel company with its head office in Delhi."],
+    )
+    code, out, _ = _run(cli, "route", "-", stdin=json.dumps(retrieval.to_wire()))
+    assert code == 0 and "classification: correct (confidence 1.000, mode paper)" in out
+    code, out, _ = _run(
+        cli, "route", "-", "--mode", "composite", stdin=json.dumps(retrieval.to_wire())
+    )
+    assert code == 0 and "classification: incorrect" in out
+    assert "warning [missing-retrieval-score] chunks[0].score" in out
+    assert "no retrieval can route correct" in out
+
+
+def _gate_file(tmp_path: Path, lines: list[object]) -> str:
+    path = tmp_path / "results.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    return str(path)
+
+
+def test_gate_exit_codes(cli: click.Group, france: QualityInput, tmp_path: Path) -> None:
+    passing = _gate_file(tmp_path, [0.9, {"id": "q2", "overall": 0.7}, france.to_wire()])
+    code, out, _ = _run(cli, "route", "gate", passing)
+    assert code == ExitCode.OK and out.startswith("context-quality gate passed on 3 queries")
+    code, out, _ = _run(cli, "route", "gate", passing, "--mean", "0.8")
+    assert code == ExitCode.FAILED and "mean 0.766 is not above 0.8" in out
+    failing = _gate_file(tmp_path, [0.9, 0.9, {"queryId": "q3", "qualityScore": 0.29}])
+    code, out, _ = _run(cli, "route", "gate", failing, "--json")
+    wire = json.loads(out)
+    assert code == ExitCode.FAILED and wire["meanPassed"] and not wire["passed"]
+    assert wire["belowFloor"] == [{"name": "q3", "score": 0.29, "unscored": False}]
+    code, _, err = _run(cli, "route", "gate", "-", stdin='[0.9, {"overall": 1.5}]')
+    assert code == ExitCode.USAGE
+    assert err.startswith("error [INVALID_INPUT] [1]: overall: a quality score must be in [0, 1]")
+    code, _, err = _run(cli, "route", "gate", "-", stdin="0.9\n{}\n")
+    assert code == ExitCode.USAGE and err.startswith("error [INVALID_INPUT] line 2: expected a")

@@ -1,10 +1,10 @@
-"""The ``assay route`` command group: ``decide`` (route one retrieval), ``ab`` (A/B analysis) and
-``alerts`` (quality alerts). ``assay route FILE ...`` is shorthand for ``assay route decide
-FILE ...``.
+"""The ``assay route`` command group: ``decide`` (route one retrieval), ``gate`` (the
+context-quality CI gate), ``ab`` (A/B analysis) and ``alerts`` (quality alerts). ``assay route
+FILE ...`` is shorthand for ``assay route decide FILE ...``.
 
 Exit codes, from the one table of every ``assay`` command (:class:`assay.ExitCode`): 0 ``OK``;
-1 ``FAILED`` when ``assay route alerts`` raised at least one alert; 2 ``USAGE`` for bad input or
-options (an :class:`assay.AssayError`, printed by the root group as ``error [CODE] path:
+1 ``FAILED`` when ``assay route alerts`` raised at least one alert or ``assay route gate``
+failed; 2 ``USAGE`` for bad input or options (an :class:`assay.AssayError`, printed by the root group as ``error [CODE] path:
 message``).
 """
 
@@ -19,20 +19,23 @@ from assay import ExitCode
 from assay.cli import echo_json
 from assay_crag.checks import parse_json_text, read_json, score_input
 
-__all__ = ["ab_command", "alerts_command", "decide_command", "route_group"]
+__all__ = ["ab_command", "alerts_command", "decide_command", "gate_command", "route_group"]
+
+
+def _jsonl(text: str) -> list[tuple[int, Any]]:
+    """(line number, value) of each non-blank line of JSON Lines text."""
+    return [
+        (number, parse_json_text(line, f"line {number}"))
+        for number, line in enumerate(text.splitlines(), start=1)
+        if line.strip()
+    ]
 
 
 def _read_jsonl(path: str) -> list[tuple[int, Any]]:
     """(line number, value) of each non-blank line of a JSON Lines file (``-``: stdin)."""
     from assay.cli import read_text_input
 
-    text = read_text_input(path)
-    records = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        records.append((number, parse_json_text(line, f"line {number}")))
-    return records
+    return _jsonl(read_text_input(path))
 
 
 def _at_line(error: assay.AssayError, number: int) -> assay.AssayError:
@@ -60,12 +63,13 @@ DEFAULT_SUBCOMMAND = "decide"
 
 @click.group("route", cls=_RouteGroup, no_args_is_help=True)
 def route_group() -> None:
-    """Corrective retrieval: route a retrieval, analyse an A/B test, watch quality for alerts.
+    """Corrective retrieval: route a retrieval, gate a benchmark's context quality, analyse an
+    A/B test, watch quality for alerts.
 
     `assay route FILE ...` is shorthand for `assay route decide FILE ...` (name a file called
-    `decide`, `ab` or `alerts` through the subcommand: `assay route decide ab`).
+    `decide`, `gate`, `ab` or `alerts` through the subcommand: `assay route decide ab`).
 
-    Exit codes: 0 success, 1 `alerts` raised an alert, 2 bad input or options.
+    Exit codes: 0 success, 1 `alerts` raised an alert or `gate` failed, 2 bad input or options.
     """
 
 
@@ -76,16 +80,25 @@ def route_group() -> None:
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option(
     "--mode",
-    type=click.Choice(["composite", "paper"]),
-    default="composite",
+    type=click.Choice(["paper", "composite"]),
+    default="paper",
     show_default=True,
-    help="composite: the specification's rule on the composite score; paper: per-document "
-    "relevance.",
+    help="paper: per-document relevance, needs only the query and the chunks' text; "
+    "composite: the context-quality specification's rule on the composite score (compatible "
+    "behaviour; reads the retriever's scores).",
 )
-@click.option("--correct-at", type=float, default=0.7, show_default=True)
-@click.option("--incorrect-at", type=float, default=0.3, show_default=True)
-@click.option("--upper", type=float, default=None, help="paper mode upper threshold.")
-@click.option("--lower", type=float, default=None, help="paper mode lower threshold.")
+@click.option(
+    "--correct-at", type=float, default=0.7, show_default=True, help="composite mode: correct."
+)
+@click.option(
+    "--incorrect-at", type=float, default=0.3, show_default=True, help="composite: incorrect."
+)
+@click.option(
+    "--upper", type=float, default=None, help="paper mode upper threshold (default 0.46)."
+)
+@click.option(
+    "--lower", type=float, default=None, help="paper mode lower threshold (default 0.37)."
+)
 @click.option(
     "--scorer",
     default="lexical",
@@ -107,7 +120,7 @@ def decide_command(
 ) -> None:
     """Score a retrieval's context quality and route it (correct / ambiguous / incorrect).
 
-    FILE holds one JSON object: {"query", "chunks": [{"content", "documentId", "score",
+    FILE holds one JSON object: {"query", "chunks": [{"content", "documentId", "score"?,
     "rerankScore"?, "metadata"?}], "context": {"text", "tokenCount"}} ("-" reads stdin).
     Exit 0, or 2 on bad input.
     """
@@ -147,6 +160,8 @@ def decide_command(
         f"mode {result.mode})"
     )
     click.echo(f"rule: {result.rule}: {result.reason}")
+    for warning in result.warnings:
+        click.echo(f"warning [{warning.code}] {warning.path}: routing read a missing input")
     action = result.action
     click.echo(f"action: {action.type}")
     for sub_query in action.sub_queries:
@@ -156,6 +171,73 @@ def decide_command(
     if action.refined_context is not None:
         for strip in action.refined_context.strips:
             click.echo(f"  refined [{strip.score:.3f}] {strip.text}")
+
+
+# ----------------------------------------------------------------------------------- gate
+
+
+def _gate_records(file: str) -> list[tuple[str, Any]]:
+    """(where, record) of each result of a gate file: a JSON array (``[i]``) or JSON Lines
+    (``line n``)."""
+    from assay.cli import read_text_input
+
+    text = read_text_input(file)
+    if text.lstrip().startswith("["):
+        records = parse_json_text(text, file)
+        return [(f"[{i}]", record) for i, record in enumerate(records)]
+    return [(f"line {number}", record) for number, record in _jsonl(text)]
+
+
+@route_group.command("gate")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option(
+    "--mean",
+    "threshold",
+    type=float,
+    default=0.65,
+    show_default=True,
+    help="the mean context quality must be above this.",
+)
+@click.option(
+    "--floor", type=float, default=0.3, show_default=True, help="no query may score below this."
+)
+@click.option("--worst", type=click.IntRange(min=1), default=5, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="print JSON instead of text.")
+@click.pass_context
+def gate_command(
+    ctx: click.Context, file: str, threshold: float, floor: float, worst: int, as_json: bool
+) -> None:
+    """Fail when a benchmark's context quality is too low: the mean at or below --mean (0.65),
+    or any query below --floor (0.3), as the context-quality specification's CI gate.
+
+    FILE is a JSON array or JSON Lines of results: retrievals ({"query", "chunks", "context"},
+    or {"query", "expectedChunks", "expectedContext"}), scored with the composite; or scores (a
+    number, or an object with "overall", "qualityScore" or "score", named by "id" or
+    "queryId"). "-" reads stdin. Exit 0 pass, 1 fail, 2 bad input.
+    """
+    import attrs
+
+    from assay_crag.composite import QualityScorer
+    from assay_crag.gate import check_context_quality, gate_items
+
+    scorer = QualityScorer()
+    items = []
+    for where, record in _gate_records(file):
+        try:
+            (item,) = gate_items([record], scorer)
+        except assay.AssayError as error:
+            path = (error.path or "").removeprefix("[0]").lstrip(".")
+            raise assay.AssayError(
+                error.code, error.message, where + (f": {path}" if path else "")
+            ) from error
+        items.append(attrs.evolve(item, name=where) if item.name == "#0" else item)
+    result = check_context_quality(items, threshold, floor)
+    if as_json:
+        echo_json(result.to_wire())
+    else:
+        click.echo(result.message(worst))
+    if not result.passed:
+        ctx.exit(ExitCode.FAILED)
 
 
 # ----------------------------------------------------------------------------------- ab
