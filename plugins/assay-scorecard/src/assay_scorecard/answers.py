@@ -39,6 +39,7 @@ __all__ = [
     "answer_config",
     "create_answer_scorer",
     "score_answer_record",
+    "split_reader",
 ]
 
 Config = ScoringConfig | Mapping[str, Any] | None
@@ -93,9 +94,9 @@ class AnswerResult:
         return render_html(self.scorecard, evidence=self.evidence)
 
 
-def answer_config(config: Config) -> tuple[dict[str, Any], str | None]:
-    """The scoring config of answer records and the reader it names: ``config`` (wire shape)
-    without its ``reader`` key, with ``preset`` ``grounded-v1`` when it names none.
+def split_reader(config: Config) -> tuple[dict[str, Any], str | None]:
+    """``config`` (wire shape) without its ``reader`` key, and the reader it names: what a
+    scorer is built from (a scorer does not read ``reader``).
 
     :raises AssayError: ``INVALID_CONFIG`` (path ``reader``) when ``reader`` is not a string.
     """
@@ -107,6 +108,16 @@ def answer_config(config: Config) -> tuple[dict[str, Any], str | None]:
             f"reader must be the name of a signal reader, not {type(reader).__name__}",
             "reader",
         )
+    return wire, reader
+
+
+def answer_config(config: Config) -> tuple[dict[str, Any], str | None]:
+    """The scoring config of answer records and the reader it names: :func:`split_reader`,
+    with ``preset`` ``grounded-v1`` when the config names none.
+
+    :raises AssayError: as :func:`split_reader`.
+    """
+    wire, reader = split_reader(config)
     if wire.get("preset") is None:
         wire["preset"] = GROUNDED_PRESET
     return wire, reader
@@ -121,7 +132,14 @@ def _compose(
     if "candidates" not in inputs:
         inputs["candidates"], notes = candidate_signals(record.contexts)
         if notes:
-            evidence = attrs.evolve(evidence, notes=(*evidence.notes, *notes))
+            evidence = TextEvidence(
+                evidence.reader,
+                evidence.score,
+                evidence.summary,
+                evidence.claims,
+                evidence.conflicts,
+                (*evidence.notes, *notes),
+            )
     inputs.update(record.signals)
     return AnswerResult(compute(inputs), evidence, inputs)
 

@@ -26,7 +26,7 @@ import attrs
 from assay import AssayError, ErrorCode
 from assay.cli import resolve_workers
 from assay.wire import to_json_safe
-from assay_scorecard.answers import AnswerLines, StreamScorer
+from assay_scorecard.answers import AnswerLines, StreamScorer, split_reader
 from assay_scorecard.engine import create_scorer
 from assay_scorecard.lines import BlockResult, read_blocks, score_block
 from assay_scorecard.pipeline import Job, in_order
@@ -107,10 +107,9 @@ def score_jsonl(
         raise AssayError(ErrorCode.INVALID_CONFIG, "block_size must be >= 1", "block_size")
     if getattr(sink, "closed", False):
         raise AssayError(ErrorCode.IO_ERROR, "cannot write the output: it is closed")
-    answers = AnswerLines(config, reader)
+    scorer = _stream_scorer(config, reader)
     if reader is not None:  # named: found now, before anything is read
-        answers.scorer()
-    scorer = StreamScorer(create_scorer(config), answers)
+        scorer.answers.scorer()
     config_key = canonical_json(scoring_config_to_wire(config))
     blocks = _numbered(read_blocks(source, block_size))
     try:
@@ -192,9 +191,16 @@ def _here(
 _worker_scorer: StreamScorer | None = None
 
 
+def _stream_scorer(
+    config: ScoringConfig | Mapping[str, Any] | None, reader: str | None
+) -> StreamScorer:
+    """Scoring requests with the config (less its ``reader``), answer records as it says."""
+    return StreamScorer(create_scorer(split_reader(config)[0]), AnswerLines(config, reader))
+
+
 def _init_worker(config: Mapping[str, Any], reader: str | None) -> None:
     global _worker_scorer
-    _worker_scorer = StreamScorer(create_scorer(config), AnswerLines(config, reader))
+    _worker_scorer = _stream_scorer(config, reader)
 
 
 def _score_in_worker(block: bytes, config_key: str) -> BlockResult:

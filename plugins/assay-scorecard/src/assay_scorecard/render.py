@@ -12,17 +12,16 @@ from assay_scorecard.types import Scorecard, TierResult
 __all__ = ["render_html", "render_markdown", "render_text"]
 
 
-def _support(evidence: TextEvidence) -> str:
-    if evidence.score is None:
-        return "support undetermined"
-    return f"support {js_number(round_to(evidence.score, 2))}"
-
-
 def _headline(evidence: TextEvidence) -> str:
-    """``Text evidence (reader): support 0.12; 1 of 2 claims supported``."""
+    """``Text evidence (reader): 1 of 2 claims supported; support score 0.62``."""
     claims = len(evidence.claims)
     counted = f"{evidence.supported_claims} of {claims} claim{'s' if claims != 1 else ''} supported"
-    return f"Text evidence ({evidence.reader}): {_support(evidence)}; {counted}"
+    score = (
+        "support score undetermined"
+        if evidence.score is None
+        else f"support score {js_number(round_to(evidence.score, 2))}"
+    )
+    return f"Text evidence ({evidence.reader}): {counted}; {score}"
 
 
 def _claim_details(claim: ClaimFinding) -> Iterator[tuple[str, str, str]]:
