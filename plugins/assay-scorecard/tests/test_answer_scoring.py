@@ -257,3 +257,17 @@ def test_assay_score_exit_codes_on_bad_answer_records(toy_default_registry: Any)
     first, second = (json.loads(line) for line in result.output.splitlines())
     assert first["scorecard"]["recommendedAction"] == "answer"
     assert second["error"]["code"] == "INVALID_ANSWER_RECORD"
+
+
+def test_a_non_finite_number_a_reader_gives_is_tagged_in_the_json() -> None:
+    class NotANumber:
+        name = "nan"
+
+        def read(self, record: Any) -> Any:
+            claim = assay_scorecard.ClaimFinding("c", True, float("inf"))
+            evidence = assay_scorecard.TextEvidence(self.name, float("nan"), "s", [claim])
+            return assay_scorecard.SignalReading({"supportLevel": "high"}, evidence)
+
+    wire = json.loads(answer_scorer(reader=NotANumber()).score(SUPPORTED).to_json())
+    assert wire["evidence"]["score"] == {"$float": "NaN"}
+    assert wire["evidence"]["claims"][0]["support"] == {"$float": "Infinity"}

@@ -10,10 +10,12 @@ names another.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
+import orjson
 
 from assay import AssayError, ErrorCode, Registry
 from assay_scorecard.answer_records import AnswerRecord, candidate_signals, read_answer_record
@@ -78,7 +80,7 @@ class AnswerResult:
         return (
             f'{{"scorecard":{scorecard_to_json(self.scorecard)},'
             f'"signals":{wire_to_json(self.inputs)},'
-            f'"evidence":{wire_to_json(self.evidence.to_wire())}}}'
+            f'"evidence":{_evidence_json(self.evidence)}}}'
         )
 
     def render_text(self) -> str:
@@ -92,6 +94,27 @@ class AnswerResult:
     def render_html(self) -> str:
         """The HTML fragment, with the text evidence (all text escaped)."""
         return render_html(self.scorecard, evidence=self.evidence)
+
+
+def _evidence_json(evidence: TextEvidence) -> str:
+    """Compact JSON of the evidence's wire shape: written by orjson when its numbers (the
+    score and the claims' support, where a reader may put anything) are finite; else tagged,
+    as :func:`~assay_scorecard.wire.wire_to_json` tags them."""
+    numbers = [claim.support for claim in evidence.claims]
+    numbers.append(evidence.score)
+    if all(number is None or _finite(number) for number in numbers):
+        try:
+            return orjson.dumps(evidence.to_wire()).decode()
+        except TypeError:  # a value orjson does not write (an int beyond 64 bits)
+            pass
+    return wire_to_json(evidence.to_wire())
+
+
+def _finite(number: Any) -> bool:
+    try:
+        return math.isfinite(number)
+    except (TypeError, OverflowError):
+        return False
 
 
 def split_reader(config: Config) -> tuple[dict[str, Any], str | None]:
