@@ -8,8 +8,8 @@ goodness-of-fit and dependence diagnostics, a gate, a monitored gate sealing dec
 Names are loaded on first use (numpy and scipy stay unimported until needed), so importing the
 package, as plugin discovery does, is cheap. Public modules: ``types``, ``errors``, ``scores``,
 ``beta``, ``hypothesis``, ``likelihood``, ``bayesfactor``, ``policies``, ``diagnostics``,
-``calibration``, ``experiment``, ``gate``, ``vectorized``, ``monitor``, ``sampling``, ``adapter``, ``loaders``,
-``wire``.
+``calibration``, ``experiment``, ``gate``, ``vectorized``, ``monitor``, ``sampling``, ``adapter``,
+``loaders``, ``wire``, ``scoremodel`` (Beta and empirical score models).
 """
 
 from __future__ import annotations
@@ -36,6 +36,10 @@ _EXPORTS = {
     "BetaModel": "beta",
     "DimensionSpec": "hypothesis",
     "HypothesisManager": "hypothesis",
+    "BetaScoreModel": "scoremodel",
+    "EmpiricalScoreModel": "scoremodel",
+    "fit_empirical_pair": "scoremodel",
+    "model_goodness_of_fit": "scoremodel",
     # evidence
     "clamp_score": "likelihood",
     "log_binary_marginal_likelihood": "likelihood",
@@ -54,6 +58,7 @@ _EXPORTS = {
     "assess_assumptions": "diagnostics",
     "dependence_diagnostic": "diagnostics",
     "goodness_of_fit": "diagnostics",
+    "wrong_direction_dimensions": "diagnostics",
     "DecisionCalibration": "calibration",
     "decision_calibration": "calibration",
     # gate

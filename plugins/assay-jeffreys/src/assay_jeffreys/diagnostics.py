@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -23,6 +23,9 @@ from assay_jeffreys.types import (
     LabeledObservation,
 )
 
+if TYPE_CHECKING:
+    import numpy as np
+
 __all__ = [
     "DEFAULT_ALPHA",
     "DEFAULT_DEPENDENCE_THRESHOLD",
@@ -34,6 +37,8 @@ __all__ = [
     "fit_checks",
     "goodness_of_fit",
     "ks_critical_value",
+    "sorted_samples",
+    "wrong_direction_dimensions",
 ]
 
 DEFAULT_ALPHA = 0.05
@@ -57,6 +62,26 @@ def ks_critical_value(samples: int, alpha: float = DEFAULT_ALPHA) -> float:
     return math.sqrt(-math.log(alpha / 2.0) / 2.0) / math.sqrt(samples)
 
 
+def sorted_samples(samples: Any) -> np.ndarray:
+    """``samples`` as a sorted float64 array, checked for a goodness-of-fit test.
+
+    :raises AssayError: ``INVALID_OBSERVATION`` for fewer than :data:`MIN_FIT_SAMPLES` samples
+        or a sample outside [0, 1] (NaN included).
+    """
+    import numpy as np
+
+    x = np.sort(np.asarray(samples, dtype=np.float64))
+    if x.size < MIN_FIT_SAMPLES:
+        fail(
+            INVALID_OBSERVATION,
+            f"goodness of fit needs >= {MIN_FIT_SAMPLES} samples, got {x.size}",
+            "samples",
+        )
+    if not (np.all(x >= 0.0) and np.all(x <= 1.0)):
+        fail(INVALID_OBSERVATION, "every sample must be finite and in [0, 1]", "samples")
+    return x
+
+
 def goodness_of_fit(
     samples: Sequence[float], params: BetaParams, alpha: float = DEFAULT_ALPHA
 ) -> GoodnessOfFit:
@@ -73,16 +98,8 @@ def goodness_of_fit(
     import numpy as np
     from scipy.special import betainc
 
-    x = np.sort(np.asarray(samples, dtype=np.float64))
-    n = x.size
-    if n < MIN_FIT_SAMPLES:
-        fail(
-            INVALID_OBSERVATION,
-            f"goodness of fit needs >= {MIN_FIT_SAMPLES} samples, got {n}",
-            "samples",
-        )
-    if not (np.all(x >= 0.0) and np.all(x <= 1.0)):
-        fail(INVALID_OBSERVATION, "every sample must be finite and in [0, 1]", "samples")
+    x = sorted_samples(samples)
+    n = int(x.size)
     cdf = betainc(params.a, params.b, x)
     ranks = np.arange(1, n + 1)
     statistic = float(max(np.max(ranks / n - cdf), np.max(cdf - (ranks - 1) / n)))
@@ -228,3 +245,11 @@ def assess_assumptions(
         for pair in diagnostic.flagged
     }
     return AssumptionReport(not inadequate, not dependent, inadequate, sorted(dependent))
+
+
+def wrong_direction_dimensions(models: Sequence[DimensionModel]) -> list[str]:
+    """The dimensions that point the wrong way: scores are "higher is better", yet the high
+    hypothesis's Beta mean is below the low one's, so a high score counts as evidence of low
+    quality. In model order. :func:`~assay_jeffreys.fit_gate` leaves such a dimension out of
+    the evidence by default; BayesOutputGate's sum counts it as it comes."""
+    return [m.dimension for m in models if m.high.mean < m.low.mean]
