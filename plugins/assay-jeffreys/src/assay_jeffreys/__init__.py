@@ -1,7 +1,8 @@
 """assay-jeffreys: calibrated pass / fail / escalate decisions from quality scores.
 
-Beta hypotheses per dimension (high and low quality) calibrated from labeled history, a
-combined Bayes factor read on the Jeffreys scale, Bayes-factor and expected-loss policies,
+Score models per dimension (high and low quality, Beta or empirical) calibrated from labeled
+history, a combined Bayes factor (with weights learned so correlated dimensions are not counted
+twice) read on the Jeffreys scale, Bayes-factor and expected-loss policies,
 goodness-of-fit and dependence diagnostics, a gate, a monitored gate sealing decisions in
 :mod:`assay_audit` chains, and the gate as a tool (registered for the assay-mcp server).
 
@@ -9,7 +10,8 @@ Names are loaded on first use (numpy and scipy stay unimported until needed), so
 package, as plugin discovery does, is cheap. Public modules: ``types``, ``errors``, ``scores``,
 ``beta``, ``hypothesis``, ``likelihood``, ``bayesfactor``, ``policies``, ``diagnostics``,
 ``calibration``, ``experiment``, ``gate``, ``vectorized``, ``monitor``, ``sampling``, ``adapter``,
-``loaders``, ``wire``, ``scoremodel`` (Beta and empirical score models).
+``loaders``, ``wire``, ``scoremodel`` (Beta and empirical score models), ``combination``
+(learned weights), ``gateconfig`` and ``gatefit`` (the gate fitted on labeled history).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ _EXPORTS = {
     "DimensionContribution": "types",
     "DimensionCorrelation": "types",
     "DimensionModel": "types",
+    "EvidenceCalibration": "types",
     "ExpectedLoss": "types",
     "GateDecision": "types",
     "GateGuards": "types",
@@ -64,6 +67,12 @@ _EXPORTS = {
     # gate
     "OutputGate": "gate",
     "evaluate": "gate",
+    "GateConfig": "gateconfig",
+    "MIN_HISTORY": "gateconfig",
+    "gate_config_from_wire": "gateconfig",
+    "DimensionFit": "gatefit",
+    "FittedGate": "gatefit",
+    "fit_gate": "gatefit",
     "BatchDecisions": "vectorized",
     "decide_batch": "vectorized",
     "DriftAlert": "monitor",

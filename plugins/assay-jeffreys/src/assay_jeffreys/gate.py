@@ -9,9 +9,9 @@ from assay_jeffreys.bayesfactor import bayes_factor
 from assay_jeffreys.errors import INVALID_DIMENSION, fail
 from assay_jeffreys.policies import PolicyOutcome, resolve_policy
 from assay_jeffreys.scores import models_from_wire
-from assay_jeffreys.types import DimensionModel, GateDecision, GateGuards
+from assay_jeffreys.types import BayesFactorResult, DimensionModel, GateDecision, GateGuards
 
-__all__ = ["OutputGate", "evaluate", "resolve_policy"]
+__all__ = ["OutputGate", "decide_on_evidence", "evaluate", "resolve_policy"]
 
 
 def _outcome(policy: Any, result: Any) -> PolicyOutcome:
@@ -48,10 +48,29 @@ def evaluate(
     result = bayes_factor(scores, models)
     if not result.contributions:
         fail(INVALID_DIMENSION, "no score matches a modeled dimension", "scores")
-    outcome = _outcome(resolve_policy(policy), result)
+    return decide_on_evidence(result, resolve_policy(policy), guards)
+
+
+def decide_on_evidence(
+    result: BayesFactorResult,
+    policy: Any,
+    guards: GateGuards | None = None,
+    insufficient_history: str | None = None,
+) -> GateDecision:
+    """The decision a resolved policy takes on a Bayes factor, after the gate's overrides.
+
+    :param insufficient_history: when given (a sentence saying how much labeled history there
+        is and how much the gate needs), the action becomes ``"escalate"`` with rationale
+        ``"insufficient-history"``; this comes before the guards.
+    :param guards: as for :func:`evaluate`.
+    """
+    outcome = _outcome(policy, result)
     action, rationale, reason = outcome.action, outcome.rationale, outcome.reason
     violated = guards.violated() if guards is not None else []
-    if violated:
+    if insufficient_history is not None:
+        action, rationale = "escalate", "insufficient-history"
+        reason = f"{insufficient_history}; policy said: {reason}"
+    elif violated:
         action, rationale = "escalate", "assumption-violated"
         reason = f"required assumption(s) {', '.join(violated)} failed; policy said: {reason}"
     return GateDecision(
@@ -65,6 +84,7 @@ def evaluate(
         posterior_high_quality=outcome.posterior_high_quality,
         expected_loss=outcome.expected_loss,
         assumptions=guards.assumptions if guards is not None else None,
+        calibration=result.calibration,
     )
 
 

@@ -173,6 +173,17 @@ class HypothesisManager:
             self.observe(obs)
         return self
 
+    def unfitted(self) -> HypothesisManager:
+        """A new manager with this one's dimensions, weights, priors and defaults, and no
+        observations (the starting point of a fit on other history)."""
+        specs = [
+            DimensionSpec(name, d.weight, d.high.prior, d.low.prior)
+            for name, d in self._dims.items()
+        ]
+        return HypothesisManager(
+            specs, self.default_weight, self.default_prior_high, self.default_prior_low
+        )
+
     def models(self) -> list[DimensionModel]:
         """The current calibration, one :class:`DimensionModel` per dimension, in order."""
         return [

@@ -24,6 +24,7 @@ __all__ = [
     "DimensionContribution",
     "DimensionCorrelation",
     "DimensionModel",
+    "EvidenceCalibration",
     "ExpectedLoss",
     "GateAction",
     "GateDecision",
@@ -171,6 +172,27 @@ class DimensionContribution:
 
 
 @attrs.frozen
+class EvidenceCalibration:
+    """How the calibrated combination turned per-dimension evidence into the Bayes factor.
+
+    Present on results and decisions of a gate fitted with the calibrated combination (see
+    :func:`~assay_jeffreys.fit_gate`); absent (``None``) on the BayesOutputGate sum.
+
+    Attributes:
+        offset: the learned constant added to the weighted sum of contributions.
+        uncapped_log_bayes_factor: ``offset`` plus the contributions, before the cap.
+        cap: the largest ``|ln BF|`` the history supports (``ln(n / 3)`` for ``n`` labeled
+            outputs of the smaller hypothesis), ``None`` when not capped.
+        excluded: dimensions scored but adding no evidence (pointing the wrong way, or weight 0).
+    """
+
+    offset: float
+    uncapped_log_bayes_factor: float
+    cap: float | None = None
+    excluded: tuple[str, ...] = attrs.field(converter=as_tuple, factory=tuple)
+
+
+@attrs.frozen
 class BayesFactorResult:
     """The combined Bayes factor in favour of high quality, and its reading.
 
@@ -182,6 +204,8 @@ class BayesFactorResult:
         strength: the seven-way Jeffreys category (see :func:`~assay_jeffreys.jeffreys_strength`).
         contributions: one per dimension present in both the scores and the models, in model
             order.
+        calibration: how a calibrated combination produced the factor (``None`` for the
+            independent sum, whose log Bayes factor is the sum of the contributions).
     """
 
     log_bayes_factor: float
@@ -189,6 +213,7 @@ class BayesFactorResult:
     favored: str
     strength: str
     contributions: tuple[DimensionContribution, ...] = attrs.field(converter=as_tuple)
+    calibration: EvidenceCalibration | None = None
 
 
 @attrs.frozen
@@ -260,13 +285,15 @@ class GateDecision:
         bayes_factor: ``exp(log_bayes_factor)``, may be ``inf``.
         log_bayes_factor: the combined natural-log Bayes factor.
         strength: the Jeffreys category of the Bayes factor.
-        rationale: ``"bayes-factor"``, ``"expected-loss"`` or ``"assumption-violated"``.
+        rationale: ``"bayes-factor"``, ``"expected-loss"``, ``"assumption-violated"`` or
+            ``"insufficient-history"``.
         contributions: the per-dimension breakdown (kept when a guard escalates).
         reason: a sentence naming the rule and the numbers it compared.
         posterior_high_quality: the posterior probability of high quality, under a
             decision-theoretic policy; else ``None``.
         expected_loss: the expected loss of each action, under a decision-theoretic policy.
         assumptions: the guards' report, when guards supplied one.
+        calibration: how a calibrated combination produced the Bayes factor, else ``None``.
     """
 
     action: str
@@ -279,6 +306,7 @@ class GateDecision:
     posterior_high_quality: float | None = None
     expected_loss: ExpectedLoss | None = None
     assumptions: AssumptionReport | None = None
+    calibration: EvidenceCalibration | None = None
 
 
 @attrs.frozen

@@ -22,7 +22,13 @@ from assay_jeffreys.policies import resolve_policy
 from assay_jeffreys.scores import models_from_wire
 from assay_jeffreys.types import ACTIONS, DimensionModel, GateGuards
 
-__all__ = ["BatchDecisions", "batch_log_bayes_factors", "decide_batch"]
+__all__ = [
+    "BatchDecisions",
+    "batch_log_bayes_factors",
+    "checked_score_matrix",
+    "decide_batch",
+    "decide_log_bayes_factors",
+]
 
 
 @attrs.frozen(eq=False)
@@ -33,8 +39,9 @@ class BatchDecisions:
         codes: ``int8`` array of action codes, 0 pass, 1 fail, 2 escalate.
         log_bayes_factors: ``float64`` array of combined natural-log Bayes factors.
         matched: ``int`` array, how many modeled dimensions each row scored.
-        rationale: ``"bayes-factor"``, ``"expected-loss"`` or ``"assumption-violated"`` (one
-            for the whole batch: the guards concern the calibration, not a row).
+        rationale: ``"bayes-factor"``, ``"expected-loss"``, ``"assumption-violated"`` or
+            ``"insufficient-history"`` (one for the whole batch: the guards and the history
+            concern the calibration, not a row).
     """
 
     codes: np.ndarray
@@ -72,17 +79,12 @@ def _coefficients(
     return coef_log_x, coef_log_1mx, constants
 
 
-def batch_log_bayes_factors(
-    scores: Any, dimensions: Sequence[str], models: Sequence[DimensionModel]
-) -> tuple[np.ndarray, np.ndarray]:
-    """Combined log Bayes factors of each row of ``scores`` and how many dimensions it scored.
+def checked_score_matrix(scores: Any, dimensions: Sequence[str]) -> np.ndarray:
+    """``scores`` as a float64 ``(n, len(dimensions))`` array, checked: column ``j`` holds
+    scores of ``dimensions[j]``, ``NaN`` marks a missing score.
 
-    :param scores: array-like of shape ``(n, d)``: column ``j`` holds scores of
-        ``dimensions[j]``; ``NaN`` marks a missing score.
-    :param dimensions: the column names; each must have a model.
-    :param models: the dimension models.
-    :raises AssayError: ``INVALID_SCORE`` for a wrong shape, an infinite value or a value
-        outside [0, 1]; ``INVALID_DIMENSION`` for a column without a model.
+    :raises AssayError: ``INVALID_DIMENSION`` for a dimension that is not a non-empty string;
+        ``INVALID_SCORE`` for a wrong shape, an infinite value or a value outside [0, 1].
     """
     if isinstance(dimensions, str | bytes) or not isinstance(dimensions, Sequence):
         fail(INVALID_DIMENSION, "dimensions must be an array of dimension names", "dimensions")
@@ -101,17 +103,34 @@ def batch_log_bayes_factors(
         fail(
             INVALID_SCORE, f"scores must have shape (n, {len(dimensions)}), got {x.shape}", "scores"
         )
-    coef_log_x, coef_log_1mx, constants = _coefficients(list(dimensions), models_from_wire(models))
     missing = np.isnan(x)
-    has_missing = bool(missing.any())
-    if x.size and not (has_missing and missing.all()):
-        low, high = (np.nanmin(x), np.nanmax(x)) if has_missing else (x.min(), x.max())
+    if x.size and not missing.all():
+        low, high = (np.nanmin(x), np.nanmax(x)) if missing.any() else (x.min(), x.max())
         if not (low >= 0.0 and high <= 1.0):  # also refuses infinities
             fail(
                 INVALID_SCORE,
                 "every score must be finite and in [0, 1] (NaN marks a missing one)",
                 "scores",
             )
+    return x
+
+
+def batch_log_bayes_factors(
+    scores: Any, dimensions: Sequence[str], models: Sequence[DimensionModel]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Combined log Bayes factors of each row of ``scores`` and how many dimensions it scored.
+
+    :param scores: array-like of shape ``(n, d)``: column ``j`` holds scores of
+        ``dimensions[j]``; ``NaN`` marks a missing score.
+    :param dimensions: the column names; each must have a model.
+    :param models: the dimension models.
+    :raises AssayError: as :func:`checked_score_matrix`; ``INVALID_DIMENSION`` for a column
+        without a model.
+    """
+    x = checked_score_matrix(scores, dimensions)
+    coef_log_x, coef_log_1mx, constants = _coefficients(list(dimensions), models_from_wire(models))
+    missing = np.isnan(x)
+    has_missing = bool(missing.any())
     clamped = np.clip(x, SCORE_EPSILON, 1.0 - SCORE_EPSILON)
     log_1mx = np.subtract(1.0, clamped)  # rounds by <= half an ulp: log within ~1e-16
     np.log(log_1mx, out=log_1mx)
@@ -148,14 +167,34 @@ def decide_batch(
     :raises AssayError: as :func:`batch_log_bayes_factors`; ``INVALID_CONFIG`` for a policy
         without a vectorised path.
     """
+    log_bf, matched = batch_log_bayes_factors(scores, dimensions, models)
+    return decide_log_bayes_factors(log_bf, matched, policy, guards)
+
+
+def decide_log_bayes_factors(
+    log_bayes_factors: np.ndarray,
+    matched: np.ndarray,
+    policy: Any,
+    guards: GateGuards | None = None,
+    insufficient_history: bool = False,
+) -> BatchDecisions:
+    """The policy's action codes for computed log Bayes factors, with the gate's overrides: a
+    row that matched no dimension escalates; insufficient history escalates every row with
+    rationale ``"insufficient-history"``, else a failing required assumption every row with
+    ``"assumption-violated"``.
+
+    :raises AssayError: ``INVALID_CONFIG`` for a policy without a vectorised path.
+    """
     resolved = resolve_policy(policy)
     if not hasattr(resolved, "decide_codes"):
         fail(INVALID_CONFIG, f"policy {resolved!r} has no vectorised decide_codes", "policy")
-    log_bf, matched = batch_log_bayes_factors(scores, dimensions, models)
-    codes = resolved.decide_codes(log_bf)
+    codes = resolved.decide_codes(log_bayes_factors)
     codes[matched == 0] = 2
     rationale = resolved.rationale
-    if guards is not None and guards.violated():
+    if insufficient_history:
+        codes[:] = 2
+        rationale = "insufficient-history"
+    elif guards is not None and guards.violated():
         codes[:] = 2
         rationale = "assumption-violated"
-    return BatchDecisions(codes, log_bf, matched, rationale)
+    return BatchDecisions(codes, log_bayes_factors, matched, rationale)
