@@ -43,8 +43,38 @@ def files(tmp_path, history, models, write_json):
 def test_decide_exits_0_when_every_output_passes(files):
     result = run("gate", "decide", files["history"], files["passing"])
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("0\tpass\tBF=")
-    assert "decisive-high" in result.output
+    # 200 labeled outputs per hypothesis vouch for a Bayes factor of 200 / 3 at most
+    assert result.output == "0\tpass\tBF=66.6667\tstrong-high\tbayes-factor\n"
+    compatible = run("gate", "decide", files["history"], files["passing"], "--compatible")
+    assert compatible.exit_code == 0
+    assert compatible.output.split("\t")[3] == "decisive-high"
+
+
+def test_decide_escalates_on_too_little_history(files, history, write_json):
+    small = write_json(files["tmp"] / "small.json", history[:10])  # 5 high, 5 low
+    result = run("gate", "decide", small, files["passing"])
+    assert result.exit_code == ExitCode.GATE_ESCALATE
+    assert result.output.split("\t")[1] == "escalate"
+    assert result.output.rstrip("\n").endswith("\tinsufficient-history")
+    data = json.loads(run("gate", "decide", small, files["passing"], "--json").output)
+    assert "5 labeled high and 5 labeled low" in data["decisions"][0]["reason"]
+    lowered = run("gate", "decide", small, files["passing"], "--min-history", "5")
+    assert lowered.output.rstrip("\n").endswith("\tbayes-factor")
+    assert run("gate", "decide", small, files["passing"], "--compatible").exit_code == 0
+
+
+def test_decide_gate_options_are_checked(files):
+    result = run("gate", "decide", files["history"], files["passing"], "--min-history", "-2")
+    assert result.exit_code == ExitCode.USAGE
+    assert "error [INVALID_CONFIG] --min-history: must be an integer >= 0, got -2" in result.output
+    result = run("gate", "decide", files["history"], files["passing"], "--score-model", "gamma")
+    assert result.exit_code == ExitCode.USAGE and "Invalid value for '--score-model'" in (
+        result.output
+    )
+    for option, value in (("--score-model", "empirical"), ("--combination", "independent")):
+        assert (
+            run("gate", "decide", files["history"], files["passing"], option, value).exit_code == 0
+        )
 
 
 def test_decide_exits_40_on_an_escalation_and_30_on_a_fail(files):
@@ -106,8 +136,25 @@ def test_calibrate_command(files):
     assert all(r["fit"]["adequate"] for r in data["goodnessOfFit"])
     assert data["goodnessOfFit"][0]["params"].keys() == {"a", "b"}
     assert data["dependence"]["high"]["independenceAssumptionSafe"] is True
+    assert data["gate"]["sufficientHistory"] and data["gate"]["historyCounts"]["low"] == 200
+    assert [d["family"] for d in data["gate"]["dimensions"]] == ["beta", "beta"]
     text = run("gate", "calibrate", files["history"])
     assert "factuality\thigh\tBeta(" in text.output and "independence safe" in text.output
+    assert "gate factuality\tbeta\thigh KS=" in text.output and "direction ok" in text.output
+    assert "gate history: 200 high, 200 low; needs 30 of each: enough" in text.output
+
+
+def test_calibrate_names_a_wrong_way_dimension_and_too_little_history(files, write_json):
+    flipped = [
+        {"scores": {"good": 0.8 - 0.01 * i, "short": 0.1 + 0.01 * i}, "label": "high"}
+        for i in range(10)
+    ] + [
+        {"scores": {"good": 0.2 + 0.01 * i, "short": 0.7 - 0.01 * i}, "label": "low"}
+        for i in range(10)
+    ]
+    text = run("gate", "calibrate", write_json(files["tmp"] / "flip.json", flipped)).output
+    assert "gate short\t" in text and "points the wrong way\texcluded: wrong-direction" in text
+    assert "needs 30 of each: NOT ENOUGH" in text
 
 
 @pytest.mark.parametrize(

@@ -196,3 +196,56 @@ class _ForeignPolicy:
 
     def decide(self, evidence):
         return assay.Decision("escalate", "foreign", "always")
+
+
+TWO_OUTPUTS = [
+    {"scores": {"factuality": 0.91, "relevance": 0.77}, "label": "high"},
+    {"scores": {"factuality": 0.18, "relevance": 0.41}, "label": "low"},
+]
+
+
+def test_one_labeled_output_per_label_is_not_enough_to_decide():
+    monitor = OutputGateMonitor(require_goodness_of_fit=True).fit(TWO_OUTPUTS)
+    decision = monitor.record({"factuality": 0.91, "relevance": 0.80})
+    assert (decision.action, decision.rationale) == ("escalate", "insufficient-history")
+    assert (decision.strength, decision.bayes_factor) == ("inconclusive", 1.0)  # capped
+    assert not monitor.assumptions.goodness_of_fit_adequate  # nothing could be tested
+    sealed = monitor.audit_trail()[-1].payload["decision"]
+    assert sealed["rationale"] == "insufficient-history"
+    assert sealed["calibration"]["cap"] == 0.0
+    # BayesOutputGate's behaviour, kept under the compatible config: a decisive pass
+    compatible = OutputGateMonitor(config="compatible").fit(TWO_OUTPUTS)
+    old = compatible.record({"factuality": 0.91, "relevance": 0.80})
+    assert (old.action, old.strength, round(old.bayes_factor, 2)) == (
+        "pass",
+        "decisive-high",
+        179.44,
+    )
+    assert compatible.assumptions.goodness_of_fit_adequate
+
+
+def test_the_monitor_decides_once_the_history_reaches_the_minimum(history):
+    monitor = OutputGateMonitor().fit(history[:58])  # 29 of each
+    assert monitor.record({"factuality": 0.95, "relevance": 0.9}).rationale == (
+        "insufficient-history"
+    )
+    monitor.observe(history[58]).observe(history[59])  # 30 of each: refit on the next record
+    decision = monitor.record({"factuality": 0.95, "relevance": 0.9})
+    assert (decision.action, decision.rationale) == ("pass", "bayes-factor")
+    assert monitor.gate is not None and monitor.gate.history_counts == {"high": 30, "low": 30}
+
+
+def test_a_snapshot_keeps_the_gate_config_and_an_old_one_resumes_compatible(history):
+    import json
+
+    monitor = OutputGateMonitor(config={"minHistory": 10, "scoreModel": "empirical"}).fit(
+        history[:40]
+    )
+    saved = json.loads(json.dumps(monitor.snapshot()))
+    assert saved["config"]["minHistory"] == 10
+    copy = OutputGateMonitor.from_snapshot(saved)
+    assert copy.config == monitor.config
+    assert copy.record({"factuality": 0.6}) == monitor.record({"factuality": 0.6})
+    del saved["config"]  # a snapshot written before the gate had a config
+    old = OutputGateMonitor.from_snapshot(saved)
+    assert old.config.is_compatible and old.gate is None

@@ -9,6 +9,9 @@ input (one file per command at most).
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 import click
 
 from assay import AssayError, ErrorCode, ExitCode
@@ -37,6 +40,72 @@ def _decision_exit_code(actions: list[str]) -> ExitCode:
 
 
 _input_file = click.Path(dir_okay=False, allow_dash=True)
+
+
+_GATE_CHOICES = (
+    (
+        "--score-model",
+        ("auto", "beta", "empirical"),
+        "Score model family: auto (Beta unless its fit is rejected), beta or empirical.",
+    ),
+    (
+        "--combination",
+        ("calibrated", "independent"),
+        "Combine dimensions with weights learned on the history, or as independent.",
+    ),
+    (
+        "--wrong-direction",
+        ("exclude", "allow"),
+        "What a dimension scoring high-quality outputs lower than low-quality ones does.",
+    ),
+)
+
+
+def _gate_options(command: Any) -> Any:
+    """The options choosing how the gate is fitted on the history (see ``GateConfig``)."""
+    options = [
+        click.option(
+            "--compatible",
+            is_flag=True,
+            help="Decide as BayesOutputGate does: Beta models, the independent sum, every "
+            "dimension counted, no minimum history (the other gate options then change that "
+            "base).",
+        ),
+        *(
+            click.option(
+                name,
+                type=click.Choice(choices),
+                default=None,
+                help=f"{text}  [default: {choices[0]}]",
+            )
+            for name, choices, text in _GATE_CHOICES
+        ),
+        click.option(
+            "--min-history",
+            type=int,
+            default=None,
+            help="Labeled outputs per hypothesis before anything but escalate.  [default: 30]",
+        ),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def _gate_config(compatible: bool = False, **overrides: Any) -> Any:
+    """The ``GateConfig`` of the gate options (see :func:`_gate_options`): the defaults or the
+    compatible base, with the options given."""
+    import attrs
+
+    from assay_jeffreys.gateconfig import GateConfig
+
+    base = GateConfig.compatible() if compatible else GateConfig()
+    given = {k: v for k, v in overrides.items() if v is not None}
+    try:
+        return attrs.evolve(base, **given)
+    except AssayError as exc:  # name the option, not the config field
+        option = {"minHistory": "--min-history"}.get(exc.path or "", exc.path)
+        raise AssayError(exc.code, exc.message, option) from None
 
 
 def _one_stdin(**files: str) -> None:
@@ -88,10 +157,12 @@ def _one_stdin(**files: str) -> None:
     is_flag=True,
     help="Escalate every output when two dimensions correlate at |r| >= 0.5 within a label.",
 )
+@_gate_options
 @_json_option
 @click.pass_context
 def decide_command(
     ctx: click.Context,
+    /,
     history: str,
     scores: str,
     pass_above: float,
@@ -101,8 +172,12 @@ def decide_command(
     require_fit: bool,
     require_independence: bool,
     as_json: bool,
+    **fitting: Any,
 ) -> None:
-    """Fit the hypotheses on HISTORY, then decide each output in SCORES.
+    """Fit the gate on HISTORY, then decide each output in SCORES.
+
+    Prints one line per output: index, action, Bayes factor, Jeffreys strength and the rule
+    that decided (bayes-factor, insufficient-history or assumption-violated).
 
     Exit 0 when every output passes, 30 when any fails, 40 when any escalates (and none
     fails), 2 on bad input.
@@ -117,6 +192,7 @@ def decide_command(
 
     _one_stdin(history=history, scores=scores)
     policy = BayesFactorPolicy(pass_above, fail_below)
+    config = _gate_config(**fitting)
     observations = load_history(history)
     vectors = load_score_vectors(scores)
     monitor = OutputGateMonitor(
@@ -126,6 +202,7 @@ def decide_command(
         require_goodness_of_fit=require_fit,
         require_independence=require_independence,
         drift_detector=None,
+        config=config,
     )
     monitor.fit(observations)
     decisions = [monitor.record(v, timestamp, {"output": i}) for i, v in enumerate(vectors)]
@@ -140,7 +217,7 @@ def decide_command(
         )
     else:
         for i, d in enumerate(decisions):
-            click.echo(f"{i}\t{d.action}\tBF={d.bayes_factor:.6g}\t{d.strength}")
+            click.echo(f"{i}\t{d.action}\tBF={d.bayes_factor:.6g}\t{d.strength}\t{d.rationale}")
     ctx.exit(_decision_exit_code(actions))
 
 
@@ -187,36 +264,38 @@ def bayes_factor_command(models: str, scores: str, as_json: bool) -> None:
     show_default=True,
     help="Flag dimension pairs with |r| at or above this.",
 )
+@_gate_options
 @_json_option
-def calibrate_command(history: str, alpha: float, threshold: float, as_json: bool) -> None:
-    """Fit on HISTORY; report the goodness of fit per dimension and hypothesis, and the
-    dependence between dimensions within each hypothesis."""
+def calibrate_command(
+    history: str,
+    alpha: float,
+    threshold: float,
+    as_json: bool,
+    **fitting: Any,
+) -> None:
+    """Fit on HISTORY; report the Beta goodness of fit per dimension and hypothesis, the
+    dependence between dimensions within each hypothesis, and the gate the options fit: its
+    score model, goodness of fit, direction and weight per dimension, and whether the history
+    is enough to decide."""
     from assay.cli import echo_json
     from assay_jeffreys.diagnostics import dependence_by_hypothesis, fit_checks
-    from assay_jeffreys.hypothesis import HypothesisManager
+    from assay_jeffreys.gatefit import fit_gate
     from assay_jeffreys.loaders import load_history
     from assay_jeffreys.wire import to_wire
 
+    config = _gate_config(**fitting, alpha=alpha)
     observations = load_history(history)
-    models = HypothesisManager().fit(observations).models()
-    fits = to_wire(fit_checks(observations, models, alpha))
+    gate = fit_gate(observations, config, dependence_threshold=threshold)
+    fits = to_wire(fit_checks(observations, gate.models, alpha))
     dependence = to_wire(dependence_by_hypothesis(observations, threshold))
     if as_json:
-        echo_json({"goodnessOfFit": fits, "dependence": dependence})
+        echo_json({"goodnessOfFit": fits, "dependence": dependence, "gate": gate.report()})
         return
     for row in fits:
-        fit = row.get("fit")  # absent with too few samples
-        verdict = (
-            f"too few samples ({row['samples']})"
-            if fit is None
-            else (
-                f"KS={fit['ksStatistic']:.4f} critical={fit['criticalValue']:.4f} "
-                f"{'adequate' if fit['adequate'] else 'INADEQUATE'} (n={fit['samples']})"
-            )
-        )
         p = row["params"]
         click.echo(
-            f"{row['dimension']}\t{row['hypothesis']}\tBeta({p['a']:.4g}, {p['b']:.4g})\t{verdict}"
+            f"{row['dimension']}\t{row['hypothesis']}\tBeta({p['a']:.4g}, {p['b']:.4g})\t"
+            f"{_verdict(row.get('fit'), row['samples'])}"
         )
     for kind, diag in dependence.items():
         flagged = ", ".join(f"{c['a']}~{c['b']} r={c['correlation']:.3f}" for c in diag["flagged"])
@@ -224,3 +303,32 @@ def calibrate_command(history: str, alpha: float, threshold: float, as_json: boo
             "independence safe" if diag["independenceAssumptionSafe"] else f"dependent: {flagged}"
         )
         click.echo(f"dependence ({kind}): max |r|={diag['maxAbsCorrelation']:.3f}; {safe}")
+    for fit in gate.dimensions:
+        wire = to_wire(fit)
+        verdicts = "\t".join(
+            f"{kind} {_verdict(wire.get(key), wire[samples])}"
+            for kind, key, samples in (
+                ("high", "fitHigh", "samplesHigh"),
+                ("low", "fitLow", "samplesLow"),
+            )
+        )
+        use = f"weight {fit.weight:.4g}" if fit.excluded is None else f"excluded: {fit.excluded}"
+        direction = "points the wrong way" if fit.wrong_direction else "direction ok"
+        click.echo(f"gate {fit.dimension}\t{fit.family}\t{verdicts}\t{direction}\t{use}")
+    counts, cap = gate.history_counts, gate.cap
+    click.echo(
+        f"gate history: {counts['high']} high, {counts['low']} low; needs "
+        f"{gate.config.min_history} of each: {'enough' if gate.sufficient_history else 'NOT ENOUGH'}"
+        f"; offset {gate.offset:.4g}; cap BF {'none' if cap is None else f'{math.exp(cap):.4g}'}"
+    )
+
+
+def _verdict(fit: dict[str, Any] | None, samples: int) -> str:
+    """One goodness-of-fit result as text."""
+    if fit is None:
+        return f"too few samples ({samples})"
+    verdict = "adequate" if fit["adequate"] else "INADEQUATE"
+    return (
+        f"KS={fit['ksStatistic']:.4f} critical={fit['criticalValue']:.4f} {verdict} "
+        f"(n={fit['samples']})"
+    )

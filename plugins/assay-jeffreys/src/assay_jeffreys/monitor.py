@@ -1,6 +1,11 @@
 """The monitored gate: every decision sealed in an audit chain, labeled outcomes folded back
 into the calibration, assumptions re-assessed on each fit, drift watched per dimension on the
-labeled scores of each hypothesis and on the recorded traffic."""
+labeled scores of each hypothesis and on the recorded traffic.
+
+By default the monitor decides with a gate fitted on its labeled history
+(:func:`~assay_jeffreys.fit_gate`, refitted after new observations); with
+``config=GateConfig.compatible()`` it decides as BayesOutputGate does, with the online Beta
+models of its :class:`HypothesisManager`."""
 
 from __future__ import annotations
 
@@ -12,12 +17,13 @@ import attrs
 from assay import AssayError
 from assay_audit import AuditChain, AuditEntry
 from assay_jeffreys.diagnostics import (
-    DEFAULT_ALPHA,
     DEFAULT_DEPENDENCE_THRESHOLD,
     assess_assumptions,
 )
 from assay_jeffreys.errors import INVALID_SNAPSHOT, INVALID_STATE, fail
 from assay_jeffreys.gate import evaluate
+from assay_jeffreys.gateconfig import GateConfig, gate_config_from_wire
+from assay_jeffreys.gatefit import FittedGate, fit_gate
 from assay_jeffreys.hypothesis import HypothesisManager
 from assay_jeffreys.policies import resolve_policy
 from assay_jeffreys.scores import observation_from_wire, observations_from_wire, to_score_map
@@ -80,8 +86,12 @@ class OutputGateMonitor:
     :param drift_detector: a factory of detectors with ``update(x) -> event | None``: one runs
         on each dimension's labeled scores per hypothesis and one on each dimension's recorded
         scores; ``None`` to watch no drift.
-    :param alpha: significance level of the goodness-of-fit test.
+    :param alpha: significance level of the goodness-of-fit test (default: the config's, 0.05).
     :param dependence_threshold: correlation at or above which a pair is dependent.
+    :param config: how the deciding gate is fitted on the labeled history (a
+        :class:`GateConfig`, its JSON object or ``"compatible"``; default the calibrated gate,
+        which escalates with rationale ``"insufficient-history"`` until each hypothesis has
+        :data:`~assay_jeffreys.gateconfig.MIN_HISTORY` labeled outputs).
     """
 
     def __init__(
@@ -93,17 +103,22 @@ class OutputGateMonitor:
         require_goodness_of_fit: bool = False,
         require_independence: bool = False,
         drift_detector: Callable[[], Any] | None = default_drift_detector,
-        alpha: float = DEFAULT_ALPHA,
+        alpha: float | None = None,
         dependence_threshold: float = DEFAULT_DEPENDENCE_THRESHOLD,
+        config: GateConfig | Mapping[str, Any] | str | None = None,
     ) -> None:
         from assay_jeffreys.policies import BayesFactorPolicy
 
+        self.config = gate_config_from_wire(config)
+        if alpha is not None:
+            self.config = attrs.evolve(self.config, alpha=alpha)
+        self._gate: FittedGate | None = None
         self.manager = manager or HypothesisManager()
         self.policy = resolve_policy(policy if policy is not None else BayesFactorPolicy())
         self.chain = chain if chain is not None else AuditChain()
         self.require_goodness_of_fit = require_goodness_of_fit
         self.require_independence = require_independence
-        self.alpha = alpha
+        self.alpha = self.config.alpha
         self.dependence_threshold = dependence_threshold
         self._drift_factory = drift_detector
         self._detectors: dict[tuple[str, str], Any] = {}
@@ -128,8 +143,21 @@ class OutputGateMonitor:
         return list(self._history)
 
     def models(self) -> list[DimensionModel]:
-        """The current calibration."""
+        """The current Beta calibration (BayesOutputGate's models)."""
         return self.manager.models()
+
+    @property
+    def gate(self) -> FittedGate | None:
+        """The gate fitted on the labeled history that decides (refitted on first use after
+        new observations); ``None`` with the compatible config, which decides with
+        :meth:`models`."""
+        if self.config.is_compatible:
+            return None
+        if self._gate is None:
+            self._gate = fit_gate(
+                self._history, self.config, self.manager, self.dependence_threshold
+            )
+        return self._gate
 
     def guards(self) -> GateGuards:
         """The guards :meth:`record` applies: the last fit's report and the require flags."""
@@ -157,7 +185,11 @@ class OutputGateMonitor:
                 INVALID_STATE, "the monitor knows no dimension yet: observe or fit first", "manager"
             )
         values = to_score_map(scores)
-        decision = evaluate(values, self.models(), self.policy, self.guards())
+        gate = self.gate
+        if gate is None:
+            decision = evaluate(values, self.models(), self.policy, self.guards())
+        else:
+            decision = gate.evaluate(values, self.policy, self.guards())
         payload: dict[str, Any] = {
             "kind": "decision",
             "scores": values,
@@ -186,6 +218,7 @@ class OutputGateMonitor:
         obs = observation_from_wire(observation)
         self.manager.observe(obs)
         self._history.append(obs)
+        self._gate = None
         if self._drift_factory is not None:
             for score in obs.scores:
                 self._watch(score.dimension, obs.label, score.value, len(self._history), timestamp)
@@ -217,11 +250,21 @@ class OutputGateMonitor:
         """
         for obs in observations_from_wire(observations):
             self.observe(obs, timestamp)
-        if self._history:
+        self._assess()
+        return self
+
+    def _assess(self) -> None:
+        """The assumption report of the models that decide: the deciding gate's, or with the
+        compatible config :func:`assess_assumptions` of the Beta models."""
+        if not self._history:
+            return
+        gate = self.gate
+        if gate is None:
             self._assumptions = assess_assumptions(
                 self._history, self.models(), self.alpha, self.dependence_threshold
             )
-        return self
+        else:
+            self._assumptions = gate.assumptions
 
     def audit_trail(self) -> list[AuditEntry]:
         """The sealed chain's entries, oldest first."""
@@ -252,6 +295,7 @@ class OutputGateMonitor:
             "requireIndependence": self.require_independence,
             "alpha": self.alpha,
             "dependenceThreshold": self.dependence_threshold,
+            "config": self.config.to_wire(),
             "assessed": self._assumptions is not None,
             "history": [
                 {"scores": {s.dimension: s.value for s in o.scores}, "label": o.label}
@@ -276,6 +320,8 @@ class OutputGateMonitor:
             same file).
         :param drift_detector: the factory for streams not in the snapshot (``None`` turns
             drift watching off, dropping the saved detectors).
+        A snapshot without ``"config"`` (written before the calibrated gate) resumes with the
+        compatible config, the behaviour it was taken under.
         :raises AssayError: ``INVALID_SNAPSHOT`` when malformed.
         """
         from assay_calibration.drift import Cusum, PageHinkley
@@ -291,8 +337,9 @@ class OutputGateMonitor:
                 require_goodness_of_fit=bool(data.get("requireGoodnessOfFit", False)),
                 require_independence=bool(data.get("requireIndependence", False)),
                 drift_detector=drift_detector,
-                alpha=data.get("alpha", DEFAULT_ALPHA),
+                alpha=data.get("alpha"),
                 dependence_threshold=data.get("dependenceThreshold", DEFAULT_DEPENDENCE_THRESHOLD),
+                config=gate_config_from_wire(data.get("config", "compatible"), "snapshot.config"),
             )
             monitor._history = [
                 observation_from_wire(o, f"snapshot.history[{i}]")
@@ -316,8 +363,6 @@ class OutputGateMonitor:
             fail(INVALID_SNAPSHOT, exc.message, exc.path or "snapshot")
         except (KeyError, TypeError, ValueError) as exc:
             fail(INVALID_SNAPSHOT, f"malformed monitor snapshot: {exc!r}", "snapshot")
-        if data.get("assessed") and monitor._history:
-            monitor._assumptions = assess_assumptions(
-                monitor._history, monitor.models(), monitor.alpha, monitor.dependence_threshold
-            )
+        if data.get("assessed"):
+            monitor._assess()
         return monitor
