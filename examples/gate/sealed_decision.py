@@ -2,19 +2,23 @@
 
 1. Labeled history: 200 outputs known to be good and 200 known to be bad, each scored on
    "factuality" and "relevance" (drawn with a seeded generator, so every run is identical).
-2. A monitored gate fits one Beta per dimension and hypothesis, checks its assumptions, and
-   seals every decision in a JSON Lines audit chain.
+2. A monitored gate fits one Beta per dimension and hypothesis (the Beta passes its
+   goodness-of-fit test here, so it is the score model that decides), learns each dimension's
+   weight on cross-fitted history, checks its assumptions, and seals every decision in a JSON
+   Lines audit chain. 200 labeled outputs per hypothesis vouch for a Bayes factor of 200 / 3 at
+   most, so no decision is stronger than that.
 3. Three new outputs are decided; the chain is verified, then tampered with and verified again.
 
 Run:  uv run --all-packages --all-extras python examples/gate/sealed_decision.py
 
 Prints (exactly):
-    fitted factuality  high Beta(8.27, 1.86)  low Beta(1.97, 5.67)
-    fitted relevance   high Beta(5.92, 2.96)  low Beta(2.93, 4.82)
+    fitted factuality  high Beta(8.27, 1.86)  low Beta(1.97, 5.67)  weight 1.17
+    fitted relevance   high Beta(5.92, 2.96)  low Beta(2.93, 4.82)  weight 1.16
+    history: 200 high, 200 low; largest Bayes factor it vouches for: 66.7
     assumptions: goodness of fit adequate=True, independence safe=True
-    output 1: pass      BF=1.55e+05   decisive-high     (bayes-factor)
-    output 2: escalate  BF=0.63       inconclusive      (bayes-factor)
-    output 3: fail      BF=7.04e-07   decisive-low      (bayes-factor)
+    output 1: pass      BF=66.7       strong-high       (bayes-factor)
+    output 2: escalate  BF=0.363      inconclusive      (bayes-factor)
+    output 3: fail      BF=0.015      strong-low        (bayes-factor)
     chain: 3 entries, valid=True
     after editing entry 1: valid=False, broken at 1 (hash)
 """
@@ -22,6 +26,7 @@ Prints (exactly):
 from __future__ import annotations
 
 import json
+import math
 import tempfile
 from pathlib import Path
 
@@ -60,11 +65,17 @@ def main() -> None:
             require_independence=True,
         )
         monitor.fit(labeled_history())
-        for m in monitor.models():
+        gate = monitor.gate
+        for m, fit in zip(monitor.models(), gate.dimensions, strict=True):
             print(
                 f"fitted {m.dimension:<10s}  high Beta({m.high.a:.2f}, {m.high.b:.2f})  "
-                f"low Beta({m.low.a:.2f}, {m.low.b:.2f})"
+                f"low Beta({m.low.a:.2f}, {m.low.b:.2f})  weight {fit.weight:.2f}"
             )
+        counts = gate.history_counts
+        print(
+            f"history: {counts['high']} high, {counts['low']} low; "
+            f"largest Bayes factor it vouches for: {math.exp(gate.cap):.1f}"
+        )
         report = monitor.assumptions
         print(
             f"assumptions: goodness of fit adequate={report.goodness_of_fit_adequate}, "
