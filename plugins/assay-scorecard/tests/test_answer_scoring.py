@@ -271,3 +271,10 @@ def test_a_non_finite_number_a_reader_gives_is_tagged_in_the_json() -> None:
     wire = json.loads(answer_scorer(reader=NotANumber()).score(SUPPORTED).to_json())
     assert wire["evidence"]["score"] == {"$float": "NaN"}
     assert wire["evidence"]["claims"][0]["support"] == {"$float": "Infinity"}
+
+
+def test_candidates_the_caller_gives_replace_those_of_the_contexts() -> None:
+    candidate = {"retrievalScores": {"dense": 0.8}, "combinedScore": 0.8, "documentId": "x"}
+    result = answer_scorer().score({**UNSUPPORTED, "signals": {"candidates": [candidate]}})
+    assert result.inputs["candidates"] == [candidate]
+    assert result.evidence.notes == ()  # nothing was left out of the candidates

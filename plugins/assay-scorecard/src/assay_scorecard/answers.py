@@ -150,9 +150,9 @@ def _compose(
     reader: SignalReader, record: AnswerRecord, compute: Callable[[Any], Scorecard]
 ) -> AnswerResult:
     reading = read_signals(reader, record)
-    inputs = dict(reading.inputs)
+    inputs = {**reading.inputs, **record.signals}
     evidence = reading.evidence
-    if "candidates" not in inputs:
+    if "candidates" not in inputs:  # from the contexts, unless the reader or caller gave them
         inputs["candidates"], notes = candidate_signals(record.contexts)
         if notes:
             evidence = TextEvidence(
@@ -163,7 +163,6 @@ def _compose(
                 evidence.conflicts,
                 (*evidence.notes, *notes),
             )
-    inputs.update(record.signals)
     return AnswerResult(compute(inputs), evidence, inputs)
 
 
