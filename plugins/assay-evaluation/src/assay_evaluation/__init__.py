@@ -13,6 +13,7 @@ Public API (covered by the versioning policy); the underscore modules are privat
 from assay_evaluation._aggregate import baseline_means, detect_regressions, summarize
 from assay_evaluation._api import Evaluator, create_evaluator, evaluate, evaluate_batch
 from assay_evaluation._batch import summarize_batch
+from assay_evaluation._batch_result import BatchEvalResult
 from assay_evaluation._codes import EvaluationErrorCode
 from assay_evaluation._columns import (
     COLUMN_ALIASES,
@@ -42,7 +43,6 @@ from assay_evaluation._single import composite_score, judge_pass
 from assay_evaluation._stream import read_results
 from assay_evaluation._types import (
     BatchCounts,
-    BatchEvalResult,
     Cost,
     EvalResult,
     MetricAggregate,

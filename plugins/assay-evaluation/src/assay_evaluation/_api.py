@@ -9,6 +9,7 @@ import attrs
 
 from assay import AssayError, EvalSample, Metric, Registry, default_registry
 from assay_evaluation._batch import run_batch, summarize_tally
+from assay_evaluation._batch_result import BatchEvalResult
 from assay_evaluation._codes import EvaluationErrorCode as Code
 from assay_evaluation._columns import ColumnMapper
 from assay_evaluation._options import EvaluateOptions, parse_options
@@ -16,7 +17,7 @@ from assay_evaluation._plan import resolve_plan
 from assay_evaluation._readers import SampleSource, read_samples
 from assay_evaluation._samples import coerce_sample
 from assay_evaluation._single import evaluate_with_plan
-from assay_evaluation._types import BatchEvalResult, EvalResult
+from assay_evaluation._types import EvalResult
 
 __all__ = ["Evaluator", "create_evaluator", "evaluate", "evaluate_batch"]
 

@@ -11,11 +11,12 @@ import attrs
 
 from assay import EvalSample
 from assay_evaluation._aggregate import BatchTally, detect_regressions
+from assay_evaluation._batch_result import BatchEvalResult
 from assay_evaluation._options import EvaluateOptions
 from assay_evaluation._plan import EvaluationPlan
 from assay_evaluation._single import evaluate_with_plan, rejudge_with_plan
 from assay_evaluation._stream import ResultStream, iter_finished
-from assay_evaluation._types import BatchEvalResult, EvalResult
+from assay_evaluation._types import EvalResult
 
 __all__ = [
     "evaluate_chunk",

@@ -25,6 +25,7 @@ import click
 from assay import AssayError, ErrorCode, ExitCode, default_registry
 from assay.cli import atomic_write, read_json_file, workers_option
 from assay_evaluation._api import evaluate_batch
+from assay_evaluation._batch_result import BatchEvalResult
 from assay_evaluation._codes import EvaluationErrorCode as Code
 from assay_evaluation._columns import SampleFieldWarning
 from assay_evaluation._export import save_results
@@ -34,7 +35,7 @@ from assay_evaluation._options import check_timestamp
 from assay_evaluation._outcome import status_of
 from assay_evaluation._readers import FORMATS, read_samples
 from assay_evaluation._summary import summary_text
-from assay_evaluation._types import BatchEvalResult, EvalResult
+from assay_evaluation._types import EvalResult
 from assay_evaluation._user_modules import PLUGINS_ENV, load_plugins
 from assay_evaluation._wire import batch_to_wire
 
@@ -77,7 +78,10 @@ def _read(data: str, cli: dict[str, Any]) -> list[Any]:
     :raises AssayError: as :func:`~assay_evaluation.read_samples`; ``MALFORMED_INPUT`` when
         there is no sample at all.
     """
-    column_map = _pairs(cli.pop("column_map"), "--map", Code.INVALID_OPTION)
+    column_map = {
+        **cli.pop("config_map"),
+        **_pairs(cli.pop("column_map"), "--map", Code.INVALID_OPTION),
+    }
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", SampleFieldWarning)
         samples = read_samples(
@@ -192,6 +196,16 @@ def _options(
         options["timestamp"] = check_timestamp(cli["timestamp"], "--timestamp")
     options["judge"] = judge_from_config(judge_spec, registry)
     return metrics, options
+
+
+def _config_map(config: dict[str, Any], path: str | None) -> dict[str, str]:
+    """The config's ``columnMap`` (sample field -> column); ``--map`` wins field by field."""
+    value = config.pop("columnMap", config.pop("column_map", None)) or {}
+    if not isinstance(value, dict):
+        raise AssayError(
+            Code.INVALID_OPTION, "columnMap maps sample fields to column names", f"{path}.columnMap"
+        )
+    return value
 
 
 def _gate(config: dict[str, Any], cli: dict[str, Any]) -> Gate:
@@ -329,9 +343,10 @@ def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
     """
     load_plugins(cli.pop("plugins"))  # before the registry is read: they register metrics
     registry = default_registry()
-    config = _read_config(cli.pop("config_path"))
+    config = _read_config(cli["config_path"])
     cli["threshold"] = _parse_thresholds(cli.pop("thresholds"))
     gate = _gate(config, cli)
+    cli["config_map"] = _config_map(config, cli["config_path"])
     metrics, options = _options(config, cli, registry)
     samples = _read(data, cli)
     if cli["baseline"]:

@@ -7,15 +7,17 @@ import importlib
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assay import AssayError
 from assay.cli import atomic_write
 from assay_evaluation._codes import EvaluationErrorCode as Code
 from assay_evaluation._outcome import error_of, status_of
 from assay_evaluation._samples import has_question
-from assay_evaluation._types import BatchEvalResult
 from assay_evaluation._wire import result_to_wire
+
+if TYPE_CHECKING:
+    from assay_evaluation._batch_result import BatchEvalResult
 
 __all__ = ["OUTPUT_FORMATS", "save_results", "to_pandas", "to_records"]
 

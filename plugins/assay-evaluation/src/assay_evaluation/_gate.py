@@ -8,7 +8,7 @@ reason, each naming the metric, its threshold and the numbers that made the run 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -17,7 +17,9 @@ from assay_evaluation._aggregate import BatchTally
 from assay_evaluation._codes import EvaluationErrorCode as Code
 from assay_evaluation._options import snake_case
 from assay_evaluation._profiles import metric_label
-from assay_evaluation._types import BatchEvalResult
+
+if TYPE_CHECKING:
+    from assay_evaluation._batch_result import BatchEvalResult
 
 __all__ = ["FAIL_ON", "Gate", "GateVerdict", "MetricCounts", "metric_counts"]
 

@@ -9,10 +9,11 @@ import attrs
 
 from assay import AssayError
 from assay_evaluation._batch import summarize_batch
+from assay_evaluation._batch_result import BatchEvalResult
 from assay_evaluation._codes import EvaluationErrorCode as Code
 from assay_evaluation._options import check_threshold, snake_case
 from assay_evaluation._single import judge_pass, sample_passed
-from assay_evaluation._types import BatchEvalResult, EvalResult
+from assay_evaluation._types import EvalResult
 
 __all__ = ["replay_thresholds"]
 

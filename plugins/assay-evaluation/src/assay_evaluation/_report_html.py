@@ -6,12 +6,16 @@ Every piece of text from the data is HTML-escaped."""
 from __future__ import annotations
 
 from html import escape
+from typing import TYPE_CHECKING
 
 from assay_evaluation._gate import Gate, GateVerdict, metric_counts
 from assay_evaluation._outcome import error_of, status_of
 from assay_evaluation._profiles import metric_label
 from assay_evaluation._samples import has_question
-from assay_evaluation._types import BatchEvalResult, EvalResult
+from assay_evaluation._types import EvalResult
+
+if TYPE_CHECKING:
+    from assay_evaluation._batch_result import BatchEvalResult
 
 __all__ = ["histogram_svg", "render_html"]
 

@@ -13,7 +13,7 @@ from assay import AssayError, EvalSample, MetricResult, MetricSignal
 from assay_evaluation._codes import EvaluationErrorCode as Code
 from assay_evaluation._context import SampleContext
 from assay_evaluation._outcome import error_of, failed_to_compute, missing_requirement
-from assay_evaluation._plan import EvaluationPlan, MetricStep
+from assay_evaluation._plan import EvaluationPlan
 from assay_evaluation._samples import SampleWithoutQuestion
 from assay_evaluation._types import Cost, EvalResult
 
@@ -135,20 +135,6 @@ def _checked(raw: Any, step_id: str, threshold: float, higher_is_better: bool) -
     )
 
 
-def _run_step(step: MetricStep, sample: EvalSample, context: SampleContext) -> Any:
-    """What ``step``'s metric says about ``sample``. A metric that raises (or a judge that
-    fails) gives an undetermined result marked as an error, not a crash of the whole run; an
-    :class:`~assay.AssayError` about the input or the configuration still propagates."""
-    try:
-        return step.metric.compute(sample, context, step.threshold)
-    except AssayError as exc:
-        if exc.code != Code.JUDGE_ERROR:
-            raise
-        return failed_to_compute(step.metric_id, step.threshold, exc)
-    except Exception as exc:
-        return failed_to_compute(step.metric_id, step.threshold, exc)
-
-
 def evaluate_with_plan(sample: EvalSample, plan: EvaluationPlan) -> EvalResult:
     """Evaluate one already-validated sample under ``plan``.
 
@@ -169,7 +155,16 @@ def evaluate_with_plan(sample: EvalSample, plan: EvaluationPlan) -> EvalResult:
         if no_question and step.needs_question:
             raw = missing_requirement(step.metric_id, step.threshold, "question")
         else:
-            raw = _run_step(step, sample, context)
+            # a metric that raises (or a judge that fails) gives an error result, not a crash of
+            # the run; an AssayError about the input or the configuration still propagates
+            try:
+                raw = step.metric.compute(sample, context, step.threshold)
+            except AssayError as exc:
+                if exc.code != Code.JUDGE_ERROR:
+                    raise
+                raw = failed_to_compute(step.metric_id, step.threshold, exc)
+            except Exception as exc:
+                raw = failed_to_compute(step.metric_id, step.threshold, exc)
         result = _checked(raw, step.metric_id, step.threshold, step.higher_is_better)
         results.append(result)
         metrics[step.metric_id] = result

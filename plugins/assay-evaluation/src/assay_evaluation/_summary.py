@@ -4,9 +4,13 @@ and the verdict."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from assay_evaluation._gate import GateVerdict, metric_counts
 from assay_evaluation._profiles import metric_label
-from assay_evaluation._types import BatchEvalResult
+
+if TYPE_CHECKING:
+    from assay_evaluation._batch_result import BatchEvalResult
 
 __all__ = ["summary_text"]
 

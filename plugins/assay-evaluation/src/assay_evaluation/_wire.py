@@ -8,17 +8,19 @@ line, so a stored result can be read back, resumed, replayed and compared.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assay import AssayError, ErrorCode, MetricResult, MetricSignal
 from assay_evaluation._samples import coerce_sample, sample_to_wire
 from assay_evaluation._types import (
-    BatchEvalResult,
     Cost,
     EvalResult,
     MetricAggregate,
     MetricRegression,
 )
+
+if TYPE_CHECKING:
+    from assay_evaluation._batch_result import BatchEvalResult
 
 __all__ = [
     "aggregate_to_wire",
