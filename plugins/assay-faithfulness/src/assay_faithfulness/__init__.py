@@ -10,8 +10,10 @@ Primitives: :func:`tokenize`, :func:`get_ngrams`, :func:`ngram_overlap`,
 :func:`tfidf_similarity`, :func:`token_f1`, :func:`split_sentences`,
 :func:`filter_factual_sentences`.
 
-Our own metric (registered, not in the ``default`` set): ``claim_support`` (:class:`ClaimSupport`),
-built for hallucination detection.
+Our own metrics (registered, not in the ``default`` set): ``claim_support`` (:class:`ClaimSupport`),
+built for hallucination detection, and ``answer_support`` (:class:`AnswerSupport`), which also
+checks the answer against the question; :func:`analyze_answer` gives its per-claim evidence
+(:class:`AnswerEvidence`, :class:`ClaimEvidence`, :class:`SupportSpan`, :class:`UnsupportedItem`).
 
 Standalone use: :func:`score_sample` (with :class:`SimpleMetricContext`); wire form:
 :func:`result_to_wire`.
@@ -23,9 +25,11 @@ from assay_faithfulness.answer_metrics import (
     Faithfulness,
     HallucinationRate,
 )
+from assay_faithfulness.answer_support import AnswerSupport, analyze_answer
 from assay_faithfulness.base import HeuristicMetric, Measured, Signal
 from assay_faithfulness.claim_support import ClaimSupport
 from assay_faithfulness.context_metrics import ContextPrecision, ContextRecall, ContextRelevance
+from assay_faithfulness.evidence import AnswerEvidence, ClaimEvidence, SupportSpan, UnsupportedItem
 from assay_faithfulness.ngrams import get_ngrams, ngram_overlap, weighted_ngram_overlap
 from assay_faithfulness.options import HeuristicOptions
 from assay_faithfulness.standalone import (
@@ -51,7 +55,10 @@ __all__ = [
     "EXTRA_METRICS",
     "WIRE_IDS",
     "AnswerCorrectness",
+    "AnswerEvidence",
     "AnswerRelevance",
+    "AnswerSupport",
+    "ClaimEvidence",
     "ClaimSupport",
     "ContextPrecision",
     "ContextRecall",
@@ -63,6 +70,9 @@ __all__ = [
     "Measured",
     "Signal",
     "SimpleMetricContext",
+    "SupportSpan",
+    "UnsupportedItem",
+    "analyze_answer",
     "build_tfidf_vectors",
     "cosine_similarity",
     "filter_factual_sentences",

@@ -18,7 +18,14 @@ from assay_faithfulness.ngrams import ngram_set, overlap_rows, string_set
 from assay_faithfulness.text import split_sentences
 from assay_faithfulness.tfidf import PairSide, count_tokens, pair_side
 
-__all__ = ["ANALYSIS_KEY", "SampleAnalysis", "analyse", "shared_analysis", "validate_sample"]
+__all__ = [
+    "ANALYSIS_KEY",
+    "SampleAnalysis",
+    "analyse",
+    "check_contexts",
+    "shared_analysis",
+    "validate_sample",
+]
 
 ANALYSIS_KEY = "assay_faithfulness.analysis"
 
@@ -42,7 +49,19 @@ def validate_sample(sample: Any) -> None:
         raise assay.AssayError(
             INVALID_SAMPLE, f"question must be a string, got {type(question).__name__}", "question"
         )
-    contexts = getattr(sample, "contexts", None)
+    check_contexts(getattr(sample, "contexts", None))
+    ground_truth = getattr(sample, "ground_truth", None)
+    if ground_truth is not None and not isinstance(ground_truth, str):
+        raise assay.AssayError(
+            INVALID_SAMPLE,
+            f"groundTruth must be a string or absent, got {type(ground_truth).__name__}",
+            "groundTruth",
+        )
+
+
+def check_contexts(contexts: Any) -> None:
+    """:raises assay.AssayError: ``INVALID_CONTEXTS`` at ``contexts`` when ``contexts`` is not a
+    list (sequence) of strings, at ``contexts[i]`` for the first item that is no string."""
     if isinstance(contexts, str) or not isinstance(contexts, Sequence):
         raise assay.AssayError(
             INVALID_CONTEXTS,
@@ -56,13 +75,6 @@ def validate_sample(sample: Any) -> None:
                 f"every context must be a string, got {type(context).__name__}",
                 f"contexts[{index}]",
             )
-    ground_truth = getattr(sample, "ground_truth", None)
-    if ground_truth is not None and not isinstance(ground_truth, str):
-        raise assay.AssayError(
-            INVALID_SAMPLE,
-            f"groundTruth must be a string or absent, got {type(ground_truth).__name__}",
-            "groundTruth",
-        )
 
 
 class _lazy(Generic[T]):

@@ -13,6 +13,7 @@ from assay_faithfulness.answer_metrics import (
     Faithfulness,
     HallucinationRate,
 )
+from assay_faithfulness.answer_support import AnswerSupport
 from assay_faithfulness.base import HeuristicMetric
 from assay_faithfulness.claim_support import ClaimSupport
 from assay_faithfulness.codes import UNKNOWN_METRIC
@@ -46,7 +47,7 @@ DEFAULT_METRIC_IDS: tuple[str, ...] = tuple(m.id for m in DEFAULT_METRICS)
 """The ids of the registry's ``metric-set`` named ``default``."""
 
 
-EXTRA_METRICS: tuple[HeuristicMetric, ...] = (ClaimSupport(),)
+EXTRA_METRICS: tuple[HeuristicMetric, ...] = (ClaimSupport(), AnswerSupport())
 """This plugin's own metrics beyond rag-eval-node-ts's (registered, not in the default set)."""
 
 

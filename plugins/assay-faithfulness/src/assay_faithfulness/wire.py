@@ -24,7 +24,7 @@ WIRE_IDS: dict[str, str] = {
 }
 """Metric id -> its id in the JSON format, in rag-eval-node-ts 0.3's order."""
 
-_ALL_WIRE_IDS = {**WIRE_IDS, "claim_support": "claimSupport"}
+_ALL_WIRE_IDS = {**WIRE_IDS, "claim_support": "claimSupport", "answer_support": "answerSupport"}
 _FROM_WIRE = {wire: metric_id for metric_id, wire in _ALL_WIRE_IDS.items()}
 _SEVERITY_TO_WIRE = {"info": "info", "warn": "warning", "error": "critical"}
 

@@ -1,0 +1,71 @@
+"""Contradictions between contexts: two contexts giving different numbers for the same thing.
+
+A number is *about* the name that opens its sentence (the sentence's subject) and is *cued* by
+the nearest content word before it in its clause ("born", "founded", "population"), or by its
+place in a life span ("(1900 – 1980)": born / died). Two contexts that give different numbers
+of the same kind (years with years) for the same subject and cue contradict each other:
+"contexts[0] gives 1935 and contexts[1] gives 1936 for 'Peggy Seeger ... born'". Only
+contradictions *between* contexts are reported; one context restating itself is left alone.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from assay_faithfulness.answer_relation import is_year
+from assay_faithfulness.answer_text import MONTHS, Number, TextInfo, text_info
+
+__all__ = ["CUE_REACH", "find_conflicts"]
+
+CUE_REACH = 4
+"""How many words before a number its cue word may stand."""
+
+_Key = tuple[frozenset[str], str, bool]
+
+
+@lru_cache(maxsize=256)
+def find_conflicts(contexts: tuple[str, ...]) -> tuple[str, ...]:
+    """Readable sentences, one per contradiction found between the contexts (see the module
+    docstring); empty for fewer than two contexts."""
+    if len(contexts) < 2:
+        return ()
+    first_seen: dict[_Key, tuple[int, str, str]] = {}
+    conflicts: list[str] = []
+    for index, context in enumerate(contexts):
+        info = text_info(context)
+        for number in info.numbers:
+            keyed = _key(info, number)
+            if keyed is None:
+                continue
+            key, about = keyed
+            seen = first_seen.setdefault(key, (index, number.value, about))
+            if seen[0] != index and seen[1] != number.value:
+                conflicts.append(
+                    f"contexts[{seen[0]}] gives {seen[1]} and contexts[{index}] gives "
+                    f"{number.value} for {about!r}."
+                )
+    return tuple(dict.fromkeys(conflicts))
+
+
+def _key(info: TextInfo, number: Number) -> tuple[_Key, str] | None:
+    """(subject, cue, is a year) of a number, and a readable form of the first two."""
+    sentence = info.sentence_of[number.first]
+    start = info.sentence_starts[sentence]
+    subject = next((n for n in info.names if info.sentence_of[n.first] == sentence), None)
+    if subject is None or subject.first > start + 1:
+        return None
+    cue = number.role
+    if not cue:
+        clause = info.layout.clause_of[number.first]
+        for index in range(number.first - 1, max(start, number.first - CUE_REACH) - 1, -1):
+            word = info.raw[index]
+            if info.layout.clause_of[index] != clause and not info.layout.in_parentheses[index]:
+                break
+            if info.content[index] and word.lower() not in MONTHS and not word[0].isdigit():
+                cue = info.stems[index]
+                break
+    if not cue:
+        return None
+    name = info.content_stems(subject.first, subject.end)
+    about = f"{info.span_text(subject.first, subject.end)} ... {cue}"
+    return (name, cue, is_year(number.value)), about

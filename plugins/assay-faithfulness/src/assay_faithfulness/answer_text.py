@@ -1,0 +1,684 @@
+"""Word-level text analysis for ``answer_support``: sentences that keep abbreviations whole,
+lightly stemmed words, names and numbers.
+
+* Sentences end after ``.``, ``!`` or ``?`` (and closing quotes or brackets) before a capital
+  letter, with or without a space ("...century.First for Women..."), except after an initial
+  ("James K. Polk"), a dotted abbreviation ("U.S.") or a known short form ("Dr.", "St.", "Jr.").
+* Words are split as :func:`~assay_faithfulness.tokenize` splits them (at whitespace and
+  punctuation), with their case kept.
+* :func:`stem` folds plural and simple inflection: ``churros`` / ``churro``, ``-es``, ``-ies``,
+  ``-ed`` and ``-ing`` (with doubled consonants undone), a final ``e`` (``based`` / ``base``),
+  and a few irregular forms (``women`` / ``woman``, ``wrote`` / ``write``).
+* A name is a run of capitalised words, possibly joined by ``of``, ``the``, ``de``, ``van``...;
+  a sentence's capitalised function word ("The", "In") or opener ("Among", "During") does not
+  start one, and a month alone ("March") is a date, not a name.
+
+:func:`text_info` is memoized by text (contexts recur across questions): every lookup the
+detector makes in a context is prepared once.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Iterator
+from functools import lru_cache
+from itertools import accumulate, compress
+from typing import NamedTuple
+
+from assay_faithfulness._compiled import COMPILED, _speedups
+from assay_faithfulness.claim_support import FUNCTION_WORDS
+from assay_faithfulness.text import _ASTRAL, _token_patterns, separator_table, split_tokens_pure
+
+__all__ = [
+    "MONTHS",
+    "NAME_PATTERN",
+    "NEGATIONS",
+    "QUESTION_WORDS",
+    "Layout",
+    "Name",
+    "Number",
+    "TextInfo",
+    "is_content",
+    "is_number",
+    "number_value",
+    "sentence_spans",
+    "split_words",
+    "stem",
+    "text_info",
+]
+
+ABBREVIATIONS = frozenset(
+    [
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "st",
+        "jr",
+        "sr",
+        "mt",
+        "ft",
+        "vs",
+        "etc",
+        "inc",
+        "ltd",
+        "co",
+        "corp",
+        "gen",
+        "col",
+        "lt",
+        "sgt",
+        "capt",
+        "cmdr",
+        "adm",
+        "maj",
+        "prof",
+        "rev",
+        "gov",
+        "sen",
+        "rep",
+        "pres",
+        "hon",
+        "messrs",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "ave",
+        "blvd",
+        "rd",
+        "dept",
+        "univ",
+        "est",
+        "approx",
+        "fig",
+        "al",
+        "op",
+        "vol",
+    ]
+)
+"""Short forms after which a period does not end a sentence (compared lowercased; ``No.`` only
+before a digit)."""
+
+IRREGULAR = {
+    "women": "woman",
+    "men": "man",
+    "children": "child",
+    "people": "person",
+    "feet": "foot",
+    "teeth": "tooth",
+    "mice": "mouse",
+    "geese": "goose",
+    "wrote": "write",
+    "written": "write",
+    "won": "win",
+    "began": "begin",
+    "begun": "begin",
+    "sang": "sing",
+    "sung": "sing",
+    "became": "become",
+    "born": "born",
+    "died": "die",
+    "dies": "die",
+    "dying": "die",
+    "death": "die",
+}
+"""Word forms the suffix rules would miss (``born`` is listed to keep it whole; ``death`` and
+``died`` meet at ``die``)."""
+
+QUESTION_WORDS = frozenset(["what", "which", "who", "whom", "whose", "when", "where", "why", "how"])
+
+NEGATIONS = frozenset(
+    ["not", "no", "never", "cannot", "neither", "nor", "none", "nobody", "nothing", "nowhere"]
+)
+"""Words that negate what their sentence states (and ``n't``, split off as ``t``)."""
+
+MONTHS = frozenset(
+    [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ]
+)
+
+OPENERS = frozenset(
+    [
+        "among",
+        "during",
+        "early",
+        "later",
+        "after",
+        "before",
+        "although",
+        "however",
+        "since",
+        "while",
+        "despite",
+        "following",
+        "according",
+        "originally",
+        "currently",
+        "today",
+        "then",
+        "here",
+        "each",
+        "many",
+        "most",
+        "some",
+        "several",
+        "such",
+        "until",
+        "upon",
+        "within",
+        "without",
+        "throughout",
+        "because",
+        "though",
+        "unlike",
+        "like",
+        "once",
+        "located",
+        "formerly",
+        "now",
+        "together",
+        "along",
+    ]
+)
+"""Capitalised sentence openers that start no name ("Among his films...")."""
+
+CONNECTORS = frozenset(
+    [
+        "of",
+        "the",
+        "de",
+        "la",
+        "le",
+        "du",
+        "da",
+        "del",
+        "der",
+        "van",
+        "von",
+        "den",
+        "di",
+        "y",
+        "for",
+        "&",
+    ]
+)
+"""Lowercase words that may join the capitalised words of one name ("Bank of England")."""
+
+_CAPITALS = "A-ZÀ-ÖØ-Þ"
+_CAP_WORD = rf"(?:[A-Z]\.){{2,}}|[A-Z]\.(?=\s*[A-Z])|[{_CAPITALS}][^\W_]*(?:['’\-][^\W_]+)*"
+_CONNECTOR = "|".join(sorted(re.escape(c) for c in CONNECTORS))
+NAME_PATTERN = _NAME = re.compile(
+    rf"(?:{_CAP_WORD})(?:\s+(?:(?:{_CONNECTOR})\s+)*(?:{_CAP_WORD}))*"
+)
+_BOUNDARY = re.compile(rf"[.!?]+[\"'”’)\]]*\s*(?=[\"“‘(\[]?[{_CAPITALS}])")
+_WORD_BEFORE = re.compile(r"[^\W_]+$")
+_DIGIT_AFTER = re.compile(r"\s*\d")
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each sentence of ``text``, whitespace trimmed, empty pieces dropped."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for boundary in _BOUNDARY.finditer(text):
+        mark = boundary.start()
+        if text[mark] == ".":
+            word = _WORD_BEFORE.search(text, max(0, mark - 12), mark)
+            if word is not None and _keeps_period(word.group(), text, boundary.end()):
+                continue
+        _add_span(text, start, boundary.end(), spans)
+        start = boundary.end()
+    _add_span(text, start, len(text), spans)
+    return spans
+
+
+def _keeps_period(word: str, text: str, after: int) -> bool:
+    """Whether the period after ``word`` belongs to it (an initial or an abbreviation)."""
+    if len(word) == 1 and not word.isdigit():
+        return True
+    lowered = word.lower()
+    if lowered == "no":
+        return word == "No" and _DIGIT_AFTER.match(text, after) is not None
+    return lowered in ABBREVIATIONS
+
+
+def _add_span(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
+    piece = text[start:end]
+    stripped = piece.strip()
+    if stripped:
+        lead = len(piece) - len(piece.lstrip())
+        spans.append((start + lead, start + lead + len(stripped)))
+
+
+def split_words(text: str) -> list[str]:
+    """The words of ``text`` as written: :func:`~assay_faithfulness.tokenize`'s split without
+    lowercasing (compiled when available)."""
+    if COMPILED:
+        return _speedups.split_tokens(text, separator_table())
+    return split_tokens_pure(text)
+
+
+def is_number(word: str) -> bool:
+    """Whether a word is a number (its first and last characters are digits)."""
+    return word[0].isdigit() and word[-1].isdigit()
+
+
+def is_content(word: str) -> bool:
+    """Whether a word (as written) carries checkable content: not a function or question word."""
+    if len(_CONTENT) > _STEMS_LIMIT:
+        _CONTENT.clear()
+    return _CONTENT[word]
+
+
+class _ContentCache(dict[str, bool]):
+    """Word as written -> whether it is a content word; filled on first sight of a word."""
+
+    def __missing__(self, word: str) -> bool:
+        lowered = word.lower()
+        value = self[word] = lowered not in FUNCTION_WORDS and lowered not in QUESTION_WORDS
+        return value
+
+
+_CONTENT = _ContentCache()
+_STEMS_LIMIT = 200_000
+"""The word caches are emptied when they grow past this many words (memory stays bounded)."""
+
+
+class _StemCache(dict[str, str]):
+    """Word as written -> its stem; filled on first sight of a word."""
+
+    def __missing__(self, word: str) -> str:
+        value = self[word] = _stem(word)
+        return value
+
+
+def _stem(word: str) -> str:
+    lowered = word.lower()
+    if lowered in IRREGULAR:
+        return IRREGULAR[lowered]
+    if len(lowered) <= 3 or not lowered.isalpha():
+        return lowered
+    base = lowered
+    if base.endswith("ies") and len(base) > 4:
+        base = base[:-3] + "y"
+    elif base.endswith(("sses", "xes", "zes", "ches", "shes")):
+        base = base[:-2]
+    elif base.endswith("s") and not base.endswith(("ss", "us", "is")):
+        base = base[:-1]
+    elif base.endswith("ied") and len(base) > 4:
+        base = base[:-3] + "y"
+    elif base.endswith("ed") and len(base) > 4:
+        base = _undouble(base[:-2])
+    elif base.endswith("ing") and len(base) > 5:
+        base = _undouble(base[:-3])
+    if base.endswith("e") and len(base) > 3:
+        base = base[:-1]
+    return base
+
+
+def _undouble(base: str) -> str:
+    if len(base) > 2 and base[-1] == base[-2] and base[-1] not in "lsz":
+        return base[:-1]
+    return base
+
+
+_STEMS = _StemCache()
+
+
+def stem(word: str) -> str:
+    """The stem of one word (lowercased; see the module docstring)."""
+    if len(_STEMS) > _STEMS_LIMIT:
+        _STEMS.clear()
+    return _STEMS[word]
+
+
+def stems(words: list[str]) -> list[str]:
+    """:func:`stem` of each word."""
+    if len(_STEMS) > _STEMS_LIMIT:
+        _STEMS.clear()
+    return list(map(_STEMS.__getitem__, words))
+
+
+class Number(NamedTuple):
+    """A number in a text: its value as compared (``"2,523"`` -> ``"2523"``), its words
+    ``first`` to ``end - 1``, and its role in a life span: ``"born"`` for the first date of
+    "(1 May 1900 – 2 June 1980)", ``"die"`` for the second, else ``""``."""
+
+    value: str
+    first: int
+    end: int
+    role: str
+
+
+class Name(NamedTuple):
+    """A name in a text: words ``first`` to ``end - 1``."""
+
+    first: int
+    end: int
+
+
+def number_value(written: str) -> str:
+    """A written number as compared: thousands commas dropped (``"1,425"`` -> ``"1425"``)."""
+    return written.replace(",", "")
+
+
+class Layout(NamedTuple):
+    """Where each word of a text stands (see :attr:`TextInfo.layout`)."""
+
+    in_parentheses: list[bool]
+    clause_of: list[int]
+    visible_before: list[int]
+
+
+_MARKS = re.compile(r"[()\[\];:–—,]")
+
+
+def _layout(
+    text: str,
+    raw: list[str],
+    offsets: list[int],
+    sentences: list[tuple[int, int]],
+    starts: list[int],
+) -> Layout:
+    count = len(raw)
+    inside = [False] * count
+    clauses = [0] * count
+    fresh = 0
+    for index, (sentence_start, sentence_end) in enumerate(sentences):
+        position, last = starts[index], starts[index + 1]
+        fresh += 1
+        clause = fresh
+        outer: list[int] = []
+        for mark in _MARKS.finditer(text, sentence_start, sentence_end):
+            stop = bisect_left(offsets, mark.start(), position, last)
+            if stop > position:
+                clauses[position:stop] = [clause] * (stop - position)
+                if outer:
+                    inside[position:stop] = [True] * (stop - position)
+                position = stop
+            char = mark.group()
+            if char in "([":
+                outer.append(clause)
+                fresh += 1
+                clause = fresh
+            elif char in ")]":
+                if outer:
+                    clause = outer.pop()
+            elif char != "," or position >= last or not raw[position][0].isdigit():
+                fresh += 1
+                clause = fresh
+        if last > position:
+            clauses[position:last] = [clause] * (last - position)
+            if outer:
+                inside[position:last] = [True] * (last - position)
+    visible = [0, *accumulate(0 if flag else 1 for flag in inside)]
+    return Layout(inside, clauses, visible)
+
+
+@lru_cache(maxsize=1)
+def _word_splitters() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """:func:`~assay_faithfulness.tokenize`'s word patterns, capturing: ``pattern.split(text)``
+    alternates the text between words and the words themselves."""
+    bmp_only, full = _token_patterns()
+    return re.compile(f"({bmp_only.pattern})"), re.compile(f"({full.pattern})")
+
+
+def split_with_gaps(text: str) -> list[str]:
+    """``[gap, word, gap, word, ..., gap]``: the words of ``text`` as
+    :func:`~assay_faithfulness.tokenize` splits them (case kept) and the text around them."""
+    bmp_only, full = _word_splitters()
+    if text.isascii() or _ASTRAL.search(text) is None:
+        return bmp_only.split(text)
+    return full.split(text)
+
+
+class TextInfo:
+    """What the detector looks up in one text (a context, a question or an answer).
+
+    Attributes:
+        text: the text.
+        sentences: ``(start, end)`` of each sentence.
+        raw: every word as written, in order.
+        gaps: ``gaps[i]``, the text between word ``i - 1`` (or the start) and word ``i``.
+        offsets: the character offset of each word.
+        stems: the stem of each word.
+        sentence_of: the sentence index of each word.
+        sentence_starts: the index of each sentence's first word, then the word count.
+        sentence_stems: the set of stems of each sentence.
+    """
+
+    __slots__ = (
+        "_content",
+        "_layout",
+        "_names",
+        "_numbers",
+        "_positions",
+        "gaps",
+        "offsets",
+        "raw",
+        "sentence_of",
+        "sentence_starts",
+        "sentence_stems",
+        "sentences",
+        "stems",
+        "text",
+    )
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.sentences = sentence_spans(text)
+        parts = split_with_gaps(text)
+        self.raw = raw = parts[1::2]
+        self.gaps = parts[0:-1:2]
+        self.offsets = offsets = list(accumulate(map(len, parts)))[0:-1:2]
+        starts = [bisect_left(offsets, start) for start, _ in self.sentences]
+        starts.append(len(raw))
+        self.sentence_starts = starts
+        sentence_of: list[int] = []
+        for index in range(len(self.sentences)):
+            sentence_of += [index] * (starts[index + 1] - starts[index])
+        self.sentence_of = sentence_of
+        self.stems = all_stems = stems(raw)
+        self.sentence_stems = [
+            frozenset(all_stems[starts[i] : starts[i + 1]]) for i in range(len(self.sentences))
+        ]
+        self._positions: dict[str, list[int]] | None = None
+        self._names: list[Name] | None = None
+        self._numbers: list[Number] | None = None
+        self._content: list[bool] | None = None
+        self._layout: Layout | None = None
+
+    @property
+    def positions(self) -> dict[str, list[int]]:
+        """Stem -> the indices of the words with that stem, ascending."""
+        if self._positions is None:
+            positions: dict[str, list[int]] = {}
+            for index, word_stem in enumerate(self.stems):
+                if word_stem in positions:
+                    positions[word_stem].append(index)
+                else:
+                    positions[word_stem] = [index]
+            self._positions = positions
+        return self._positions
+
+    def adjacent(self, first: str, second: str) -> bool:
+        """Whether a word with stem ``first`` is followed, in its sentence, by one with stem
+        ``second``."""
+        stems = self.stems
+        sentence_of = self.sentence_of
+        last = len(stems) - 1
+        return any(
+            i < last and stems[i + 1] == second and sentence_of[i + 1] == sentence_of[i]
+            for i in self.positions.get(first, ())
+        )
+
+    @property
+    def content(self) -> list[bool]:
+        """For each word, whether it is a content word (:func:`is_content`)."""
+        if self._content is None:
+            if len(_CONTENT) > _STEMS_LIMIT:
+                _CONTENT.clear()
+            self._content = list(map(_CONTENT.__getitem__, self.raw))
+        return self._content
+
+    def content_stems(self, first: int = 0, end: int | None = None) -> frozenset[str]:
+        """The stems of the content words among words ``first`` to ``end - 1``."""
+        return frozenset(compress(self.stems[first:end], self.content[first:end]))
+
+    @property
+    def layout(self) -> Layout:
+        """Per word: whether it stands inside parentheses or brackets; its clause (clauses are cut at ``;``, ``:``, dashes and commas, but not at the comma of
+        "May 2, 1991"; a parenthesis is a clause of its own and the text around it stays one
+        clause: "X (born 1950) is a writer"); and ``visible_before[i]``, the number of words
+        before word ``i`` that stand outside parentheses."""
+        if self._layout is None:
+            self._layout = _layout(
+                self.text, self.raw, self.offsets, self.sentences, self.sentence_starts
+            )
+        return self._layout
+
+    def span_text(self, first: int, end: int) -> str:
+        """The text of words ``first`` to ``end - 1`` as written."""
+        offsets = self.offsets
+        return self.text[offsets[first] : offsets[end - 1] + len(self.raw[end - 1])]
+
+    @property
+    def names(self) -> list[Name]:
+        """The names of the text, in order (see the module docstring)."""
+        if self._names is None:
+            self._names = _find_names(self)
+        return self._names
+
+    @property
+    def numbers(self) -> list[Number]:
+        """The numbers written in the text, in order ("2,523" is one number of two words)."""
+        if self._numbers is None:
+            self._numbers = list(_find_numbers(self))
+        return self._numbers
+
+
+def _find_names(info: TextInfo) -> list[Name]:
+    raw = info.raw
+    capitals = [i for i, word in enumerate(raw) if word[0].isupper()]
+    if not capitals:
+        return []
+    gaps = info.gaps
+    clause_of = info.layout.clause_of
+    firsts = set(info.sentence_starts)
+    count = len(raw)
+    names: list[Name] = []
+    done = 0
+    for index in capitals:
+        if index < done:
+            continue
+        word = raw[index]
+        if index in firsts and (not is_content(word) or word.lower() in OPENERS):
+            continue
+        end = index + 1
+        clause = clause_of[index]
+        while end < count and end not in firsts and clause_of[end] == clause:
+            following = raw[end]
+            if following[0].isupper():
+                between = gaps[end]
+                if between in _NAME_GAPS or _after_initial(raw, end, between):
+                    end += 1
+                    continue
+                break
+            if following == "s" and gaps[end] in _APOSTROPHES:
+                end += 1  # the possessive of "Arthur's Magazine"
+                continue
+            if following not in CONNECTORS:
+                break
+            look = end
+            while look < count and raw[look] in CONNECTORS and gaps[look] == " ":
+                look += 1
+            if end < look < count and raw[look][0].isupper() and gaps[look] == " ":
+                end = look + 1
+                continue
+            break
+        done = end
+        while end - 1 > index and raw[end - 1] == "s":
+            end -= 1
+        if end - index > 1 or word.lower() not in MONTHS:
+            names.append(Name(index, end))
+    return names
+
+
+_NAME_GAPS = frozenset([" ", "-", ".", "'", "’", "‘"])
+_APOSTROPHES = frozenset(["'", "’"])
+
+
+def _after_initial(raw: list[str], index: int, gap: str) -> bool:
+    """Whether ``gap`` is the ". " after an initial or a short form ("K. Polk", "Dr. Smith")."""
+    return gap == ". " and (len(raw[index - 1]) == 1 or raw[index - 1].lower() in ABBREVIATIONS)
+
+
+def _find_numbers(info: TextInfo) -> Iterator[Number]:
+    raw = info.raw
+    digits = [i for i, word in enumerate(raw) if word[0].isdigit() and word[-1].isdigit()]
+    gaps = info.gaps
+    done = 0
+    for index in digits:
+        if index < done:
+            continue
+        end = index + 1
+        while end < len(raw) and is_number(raw[end]) and gaps[end] in _NUMBER_GAPS:
+            end += 1
+        done = end
+        written = info.span_text(index, end)
+        yield Number(number_value(written), index, end, _life_role(info, index, end))
+
+
+_NUMBER_GAPS = frozenset([",", "."])
+
+
+def _life_role(info: TextInfo, first: int, end: int) -> str:
+    """``"born"`` / ``"die"`` for the first / second date of a parenthesised life span."""
+    if not info.layout.in_parentheses[first]:
+        return ""
+    text = info.text
+    offsets = info.offsets
+    start = offsets[first]
+    stop = offsets[end - 1] + len(info.raw[end - 1])
+    opening = text.rfind("(", 0, start)
+    closing = text.find(")", stop)
+    if opening < 0 or closing < 0 or ")" in text[opening:start]:
+        return ""
+    before = text[opening + 1 : start]
+    after = text[stop:closing]
+    if _LIFE_DASH.search(before) and _DIGIT.search(before):
+        return "die"
+    if _LIFE_DASH.search(after) and _DIGIT.search(after):
+        return "born"
+    return ""
+
+
+_LIFE_DASH = re.compile(r"[–—]|\s-\s|\d-\d")
+_DIGIT = re.compile(r"\d")
+
+
+@lru_cache(maxsize=4096)
+def text_info(text: str) -> TextInfo:
+    """The :class:`TextInfo` of ``text``, memoized (a recurring context is analysed once)."""
+    return TextInfo(text)

@@ -1,0 +1,269 @@
+"""answer_support / analyze_answer: support *as an answer to the question*, on HaluEval rows
+copied as literals (questions, passages and right answers of shared/data/halueval_qa_dev.jsonl)."""
+
+from __future__ import annotations
+
+import pytest
+
+import assay
+import assay_faithfulness as af
+from assay_faithfulness import answer_conflicts, answer_polarity, answer_question, answer_relation
+from assay_faithfulness import answer_text as text
+
+OBEROI_Q = "The Oberoi family is part of a hotel company that has a head office in what city?"
+OBEROI = (
+    "The Oberoi family is an Indian family that is famous for its involvement in hotels, namely "
+    "through The Oberoi Group.The Oberoi Group is a hotel company with its head office in Delhi."
+)
+THICKE_Q = (
+    "Celebrity Cooking Showdown was hosted by a Canadian actor who was best known for his role "
+    "as Jason Seaver on what television series?"
+)
+THICKE = (
+    " It was hosted by Alan Thicke.Alan Willis Thicke (born Alan Willis Jeffrey; March 1, 1947 – "
+    "December 13, 2016) was a Canadian actor, songwriter, game and talk show host. He was best "
+    'known for his role as Jason Seaver, the father on the ABC television series "Growing Pains", '
+    "which ran for seven seasons."
+)
+VEASEY_Q = "Are Pam Veasey and Jon Jost both American?"
+VEASEY = (
+    "Pamela Renea Veasey (born May 25, 1962) is an American television writer, producer and "
+    "director.Jon Jost (born 16 May 1943 in Chicago) is an American independent filmmaker."
+)
+OK_GO_Q = "Were the bands  OK Go and The New Pornographers formed in the same city?"
+OK_GO = (
+    "OK Go is an American rock band originally from Chicago, Illinois, now based in Los Angeles, "
+    "California.The New Pornographers is a Canadian indie rock band formed in 1997 in Vancouver, "
+    "British Columbia."
+)
+JENKINS_Q = "What year did the chairman of the Jenkins Commission die?"
+JENKINS = (
+    "The Independent Commission on the Voting System, popularly known as the Jenkins Commission "
+    "after its chairman Roy Jenkins, was a commission into possible reform of the United Kingdom "
+    "electoral system.Roy Harris Jenkins, Baron Jenkins of Hillhead, (11 November 1920 – 5 "
+    "January 2003) was a British Labour Party, SDP and Liberal Democrat politician, and "
+    "biographer of British political leaders."
+)
+SAVAGE_Q = "When was the American rapper from Atlanta, Georgia born who's song is \"Sneakin'\"?"
+SAVAGE = (
+    '"Sneakin\'" is a song by Canadian rapper Drake and American rapper 21 Savage.Shayaa Bin '
+    "Abraham-Joseph (born October 22, 1992), better known by his stage name 21 Savage, is an "
+    "American rapper from Atlanta, Georgia."
+)
+
+
+def score(question: str | None, answer: str, *contexts: str) -> float:
+    value = af.analyze_answer(question, answer, contexts).score
+    assert value is not None
+    return value
+
+
+def unsupported_kinds(question: str | None, answer: str, *contexts: str) -> set[str]:
+    return {item.kind for item in af.analyze_answer(question, answer, contexts).unsupported}
+
+
+def test_a_name_from_the_same_passage_that_is_not_what_is_asked_scores_lower() -> None:
+    assert score(OBEROI_Q, "Delhi", OBEROI) > score(OBEROI_Q, "Indian", OBEROI)
+    assert score(THICKE_Q, "Growing Pains", THICKE) > score(THICKE_Q, "Alan Thicke", THICKE)
+    evidence = af.analyze_answer(THICKE_Q, "Alan Thicke", [THICKE])
+    (item,) = evidence.unsupported
+    assert item.kind == "name" and item.text == "Alan Thicke"
+    assert "'Growing Pains'" in item.reason
+    assert not evidence.claims[0].supported
+    # claim_support cannot tell them apart: both names stand in the passage
+    sample = assay.EvalSample(question=THICKE_Q, answer="Alan Thicke", contexts=[THICKE])
+    assert af.score_sample(sample, ["claim_support"])["claim_support"].score == 1.0
+
+
+def test_a_bare_yes_or_no_is_checked_against_what_the_passage_states() -> None:
+    assert score(VEASEY_Q, "yes", VEASEY) > score(VEASEY_Q, "no", VEASEY)
+    assert score(OK_GO_Q, "no", OK_GO) > score(OK_GO_Q, "Yes", OK_GO)
+    assert unsupported_kinds(VEASEY_Q, "No.", VEASEY) == {"yes-no"}
+    # a leading yes/no is checked as well; the rest of the claim still has to be stated
+    assert score(VEASEY_Q, "Yes, both are American.", VEASEY) > score(
+        VEASEY_Q, "No, both are American.", VEASEY
+    )
+
+
+def test_a_number_is_the_one_the_question_asks_about() -> None:
+    # "(11 November 1920 – 5 January 2003)": the second date is the death
+    assert score(JENKINS_Q, "2003", JENKINS) > score(JENKINS_Q, "1920", JENKINS)
+    assert unsupported_kinds(JENKINS_Q, "1920", JENKINS) == {"number"}
+    # a date is checked as written: "21" stands in the passage ("21 Savage"), but no context
+    # has "October 21" or "21, 1992"
+    right = af.analyze_answer(SAVAGE_Q, "October 22, 1992", [SAVAGE])
+    wrong = af.analyze_answer(SAVAGE_Q, "October 21, 1992", [SAVAGE])
+    assert right.score is not None and wrong.score is not None
+    assert right.score > wrong.score
+    assert [item.text for item in wrong.unsupported] == ["21", "1992"]
+    assert right.unsupported == ()
+
+
+def test_negation_is_checked_against_the_stating_sentence() -> None:
+    passage = "Ethanol is a volatile, flammable, colorless liquid with a slight odor."
+    question = "What is ethanol?"
+    stated = af.analyze_answer(question, "Ethanol is a flammable colorless liquid.", [passage])
+    negated = af.analyze_answer(question, "Ethanol is not a flammable colorless liquid.", [passage])
+    assert stated.score is not None and negated.score is not None
+    assert stated.score > negated.score
+    assert [item.kind for item in negated.unsupported] == ["negation"]
+    assert not negated.claims[0].supported
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "James K. Polk.",
+        "The U.S. Army was led by Dr. Smith of St. Louis.",
+        "J. R. R. Tolkien wrote it.",
+    ],
+)
+def test_initials_and_abbreviations_stay_inside_one_claim(answer: str) -> None:
+    evidence = af.analyze_answer("Who?", answer, ["Unrelated passage."])
+    assert [claim.text for claim in evidence.claims] == [answer]
+
+
+def test_a_claim_ends_at_a_sentence_end_even_without_a_space() -> None:
+    assert text.sentence_spans("It was founded in 1844.First for Women came later.") == [
+        (0, 23),
+        (23, 50),
+    ]
+    assert len(af.analyze_answer("Who?", "No. It is not.", ["x"]).claims) == 2
+
+
+@pytest.mark.parametrize(
+    ("answer", "passage"),
+    [
+        ("churro", "Churros are fried-dough pastries."),
+        ("boxes", "He packed the box."),
+        ("studied physics", "She studies physics."),
+        ("founded the company", "He is founding a company."),
+        ("women's magazine", "It is a woman's magazine."),
+        ("based in Paris", "The firm is based in Paris."),
+    ],
+)
+def test_plural_and_simple_inflection_match(answer: str, passage: str) -> None:
+    evidence = af.analyze_answer("What?", answer, [passage])
+    assert evidence.unsupported == ()
+    assert evidence.claims[0].span is not None
+
+
+def test_offsets_and_spans_point_into_the_answer_and_the_contexts() -> None:
+    contexts = [THICKE, OBEROI]
+    answer = "Alan Thicke was a Canadian actor. The Oberoi Group has its head office in Delhi!"
+    evidence = af.analyze_answer("Who?", answer, contexts)
+    assert len(evidence.claims) == 2
+    for claim in evidence.claims:
+        assert answer[claim.start : claim.end] == claim.text
+        assert claim.span is not None
+        assert contexts[claim.span.context_index][claim.span.start : claim.span.end] == (
+            claim.span.text
+        )
+    assert [claim.span.context_index for claim in evidence.claims if claim.span] == [0, 1]
+    assert evidence.total_claims == 2 and evidence.supported_claims == 2
+
+
+def test_without_contexts_or_words_the_score_is_undetermined() -> None:
+    assert af.analyze_answer(OBEROI_Q, "Delhi", []).score is None
+    for answer in ("", "   ", "...", "?!"):
+        evidence = af.analyze_answer(OBEROI_Q, answer, [OBEROI])
+        assert evidence.score is None and evidence.claims == ()
+        assert "no words" in evidence.reason
+
+
+def test_without_a_question_the_answer_is_checked_as_a_statement() -> None:
+    assert score(None, "The Oberoi Group has its head office in Delhi.", OBEROI) > 0.9
+    assert score(None, "Mumbai", OBEROI) < 0.5
+
+
+def test_the_reason_agrees_with_the_score() -> None:
+    answers = [
+        (OBEROI_Q, "Delhi", OBEROI),
+        (OBEROI_Q, "The Oberoi family's hotel company is based in Mumbai.", OBEROI),
+        (THICKE_Q, "Alan Thicke", THICKE),
+        (VEASEY_Q, "no", VEASEY),
+        (JENKINS_Q, "2003", JENKINS),
+        (SAVAGE_Q, "October 21, 1992", SAVAGE),
+    ]
+    threshold = af.AnswerSupport.default_threshold
+    for question, answer, passage in answers:
+        evidence = af.analyze_answer(question, answer, [passage])
+        assert evidence.score is not None
+        counts = f"{evidence.supported_claims}/{evidence.total_claims} claim(s) supported"
+        assert evidence.reason.startswith(counts)
+        assert f"score={evidence.score:.3f}" in evidence.reason
+        if evidence.supported_claims == evidence.total_claims:
+            assert evidence.score >= threshold
+        for item in evidence.unsupported:
+            assert repr(item.text) in evidence.reason or "more)" in evidence.reason
+
+
+def test_it_is_deterministic_with_cold_or_warm_caches() -> None:
+    first = af.analyze_answer(THICKE_Q, "Growing Pains", [THICKE])
+    assert af.analyze_answer(THICKE_Q, "Growing Pains", [THICKE]) == first
+    for cached in (
+        text.text_info,
+        answer_question.question_info,
+        answer_relation._readers,
+        answer_relation._name_table,
+        answer_relation._number_table,
+        answer_polarity.yes_probability,
+        answer_conflicts.find_conflicts,
+    ):
+        cached.cache_clear()
+    assert af.analyze_answer(THICKE_Q, "Growing Pains", [THICKE]) == first
+
+
+def test_contradicting_contexts_are_reported() -> None:
+    contexts = [
+        "Peggy Seeger (born June 17, 1935) is an American folksinger.",
+        "Peggy Seeger (born June 17, 1936) is a singer.",
+    ]
+    evidence = af.analyze_answer("When was Peggy Seeger born?", "1935", contexts)
+    assert evidence.conflicts == (
+        "contexts[0] gives 1935 and contexts[1] gives 1936 for 'Peggy Seeger ... born'.",
+    )
+    assert "contradict" in evidence.reason
+    assert af.analyze_answer("When?", "1935", contexts[:1]).conflicts == ()
+
+
+def test_bad_input_raises_coded_errors() -> None:
+    with pytest.raises(assay.AssayError) as answer:
+        af.analyze_answer("Q?", None, ["c"])  # type: ignore[arg-type]
+    with pytest.raises(assay.AssayError) as question:
+        af.analyze_answer(3, "a", ["c"])  # type: ignore[arg-type]
+    with pytest.raises(assay.AssayError) as contexts:
+        af.analyze_answer("Q?", "a", "one context")
+    with pytest.raises(assay.AssayError) as item:
+        af.analyze_answer("Q?", "a", ["c", 4])  # type: ignore[list-item]
+    assert answer.value.code == "MISSING_ANSWER" and answer.value.path == "answer"
+    assert question.value.code == "INVALID_SAMPLE" and question.value.path == "question"
+    assert contexts.value.code == "INVALID_CONTEXTS" and contexts.value.path == "contexts"
+    assert item.value.path == "contexts[1]"
+
+
+def test_the_metric_is_registered_outside_the_default_set() -> None:
+    registry = assay.build_registry()
+    assert isinstance(registry.metric("faithfulness/answer_support"), af.AnswerSupport)
+    assert "answer_support" not in registry.get("metric-set", "faithfulness/default")
+    assert "answer_support" not in af.WIRE_IDS  # the seven compatible metrics only
+    assert af.get_metric("answerSupport") is af.get_metric("answer_support")
+    sample = assay.EvalSample(question=THICKE_Q, answer="Alan Thicke", contexts=[THICKE])
+    result = af.score_sample(sample, ["answerSupport"])["answer_support"]
+    evidence = af.analyze_answer(THICKE_Q, "Alan Thicke", [THICKE])
+    assert evidence.score is not None
+    assert result.score == evidence.score and result.explanation == evidence.reason
+    assert result.passed is (evidence.score >= af.AnswerSupport.default_threshold)
+    assert result.details["total_claims"] == 1 and result.details["supported_claims"] == 0
+    wire = af.result_to_wire(result)
+    assert wire["metricId"] == "answerSupport"
+    assert [s["severity"] for s in wire["signals"]] == ["critical"]
+
+
+def test_the_feature_weights_follow_the_features() -> None:
+    reader = answer_relation._readers(THICKE_Q, (THICKE,))[0]
+    name = reader.info.names[0]
+    assert list(reader.name_features(name.first, name.end)) == list(answer_relation.NAME_WEIGHTS)
+    number = reader.info.numbers[0]
+    features = reader.number_features(number.first, number.end, number.role)
+    assert list(features) == list(answer_relation.NUMBER_WEIGHTS)
