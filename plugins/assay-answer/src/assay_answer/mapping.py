@@ -1,0 +1,150 @@
+"""From the text evidence of an answer to the scorecard's signals, and to what people are shown.
+
+The table (also in docs/answer-first.md):
+
+======================  ==================================================================
+signal                  derived from the evidence
+======================  ==================================================================
+``claimSupport``        ``totalClaims``: the answer's claims; ``supportedClaims``: claims the
+                        contexts support (support >= the detector's claim threshold and
+                        nothing unsupported); ``contradictedClaims``: unsupported claims with
+                        a ``negation`` or ``yes-no`` item (the contexts state the opposite);
+                        ``unsupportedClaims``: the rest (an unsupported number, name, term or
+                        relation). Left out for an answer without claims.
+``faithfulnessScore``   ``supportedClaims / totalClaims``: the share of claims the contexts
+                        support, as evaluators (RAGAS, DeepEval) define faithfulness. Left
+                        out for an answer without claims.
+``supportLevel``        ``high`` when every claim is supported and the detector's answer
+                        support score reaches its claim threshold (0.7); ``low`` when no
+                        claim is supported or the score is below 0.5 (or undetermined);
+                        ``medium`` otherwise
+``hasConflict``         true when the detector found a contradiction between contexts
+``documentsSilent``     true when there is no context at all
+======================  ==================================================================
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assay_faithfulness import AnswerEvidence
+from assay_faithfulness.answer_support import CLAIM_THRESHOLD
+from assay_scorecard import (
+    AnswerRecord,
+    ClaimFinding,
+    SignalReading,
+    TextEvidence,
+    UnsupportedFinding,
+)
+
+__all__ = [
+    "CONTRADICTING_KINDS",
+    "HIGH_SUPPORT",
+    "MEDIUM_SUPPORT",
+    "display_evidence",
+    "reading_from_evidence",
+    "signals_from_evidence",
+    "support_level",
+]
+
+HIGH_SUPPORT = CLAIM_THRESHOLD
+"""The answer support score from which ``supportLevel`` can be ``high``: the detector's claim
+threshold (an answer whose every claim the contexts support scores at least this)."""
+MEDIUM_SUPPORT = 0.5
+"""Below this answer support score ``supportLevel`` is ``low``: the middle of the scale, under
+which the detector finds less support than not."""
+CONTRADICTING_KINDS = frozenset({"negation", "yes-no"})
+"""Unsupported items whose claim counts as contradicted: the contexts state the opposite."""
+
+
+def support_level(evidence: AnswerEvidence) -> str:
+    """``high`` when every claim is supported and the answer support score reaches
+    :data:`HIGH_SUPPORT`; ``low`` when no claim is supported, the score is below
+    :data:`MEDIUM_SUPPORT` or undetermined; ``medium`` otherwise."""
+    score = evidence.score
+    if score is None or score < MEDIUM_SUPPORT:
+        return "low"
+    supported = evidence.supported_claims
+    if supported == 0:
+        return "low"
+    if supported == evidence.total_claims and score >= HIGH_SUPPORT:
+        return "high"
+    return "medium"
+
+
+def signals_from_evidence(evidence: AnswerEvidence, context_count: int) -> dict[str, Any]:
+    """The scoring signals (JSON input format) of an answer's evidence; see the module table.
+
+    :param context_count: how many contexts the answer was checked against (none: the
+        documents are silent).
+    """
+    inputs: dict[str, Any] = {"supportLevel": support_level(evidence)}
+    total = evidence.total_claims
+    if total:
+        supported = evidence.supported_claims
+        contradicted = sum(
+            1
+            for claim in evidence.claims
+            if not claim.supported
+            and any(item.kind in CONTRADICTING_KINDS for item in claim.unsupported)
+        )
+        inputs["faithfulnessScore"] = supported / total
+        inputs["claimSupport"] = {
+            "totalClaims": total,
+            "supportedClaims": supported,
+            "unsupportedClaims": total - supported - contradicted,
+            "contradictedClaims": contradicted,
+        }
+    inputs["hasConflict"] = bool(evidence.conflicts)
+    if context_count == 0:
+        inputs["documentsSilent"] = True
+    return inputs
+
+
+_VERDICTS = {
+    "high": "Supported by the contexts",
+    "medium": "Partly supported by the contexts",
+    "low": "Not supported by the contexts",
+}
+
+
+def display_evidence(evidence: AnswerEvidence, record: AnswerRecord, reader: str) -> TextEvidence:
+    """What people are shown: each claim with its span (named by its context's ``id``, title or
+    position) and unsupported items, the conflicts, and a summary: a verdict that agrees with
+    the signals (supported / partly / not supported), then the detector's reason."""
+    contexts = record.contexts
+    claims = []
+    for claim in evidence.claims:
+        span = claim.span
+        source = None
+        if span is not None and 0 <= span.context_index < len(contexts):
+            source = contexts[span.context_index].label(span.context_index)
+        claims.append(
+            ClaimFinding(
+                text=claim.text,
+                supported=claim.supported,
+                support=claim.support,
+                span=None if span is None else span.text,
+                source=source,
+                unsupported=tuple(
+                    UnsupportedFinding(item.kind, item.text, item.reason)
+                    for item in claim.unsupported
+                ),
+            )
+        )
+    verdict = (
+        "Support undetermined" if evidence.score is None else _VERDICTS[support_level(evidence)]
+    )
+    summary = f"{verdict}: {evidence.reason}"
+    return TextEvidence(reader, evidence.score, summary, tuple(claims), evidence.conflicts)
+
+
+def reading_from_evidence(
+    evidence: AnswerEvidence, record: AnswerRecord, reader: str
+) -> SignalReading:
+    """The :class:`~assay_scorecard.SignalReading` of an answer's evidence: its signals and
+    what people are shown."""
+    return SignalReading(
+        signals_from_evidence(evidence, len(record.contexts)),
+        display_evidence(evidence, record, reader),
+    )

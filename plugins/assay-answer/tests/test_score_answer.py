@@ -1,0 +1,149 @@
+"""score_answer end to end, with the real text detector: the example, the command line, and
+real HaluEval answers."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from shared_data import needs_shared, shared_path
+
+import assay
+import assay.testing
+import assay_scorecard.plugin
+from assay_answer import score_answer
+
+ROOT = Path(__file__).resolve().parents[3]
+EXAMPLE = ROOT / "examples" / "answer_first.py"
+DATA = ROOT / "examples" / "data" / "answer_first.jsonl"
+QUESTION = "How many unused vacation days can I carry over into next year?"
+HANDBOOK = (
+    "Employees may carry over up to 5 unused vacation days into the next calendar year. "
+    "Days above that limit expire on December 31."
+)
+
+
+def test_one_call_from_text_to_a_decision() -> None:
+    contexts = [
+        {"id": "handbook-7", "text": HANDBOOK, "retrievalScores": {"dense": 0.9, "bm25": 0.8}}
+    ]
+    right = score_answer(
+        QUESTION, "Employees may carry over up to 5 unused vacation days.", contexts
+    )
+    wrong = score_answer(
+        QUESTION, "Employees may carry over up to 12 unused vacation days.", contexts
+    )
+    assert right.scorecard.recommended_action == "answer"
+    assert right.inputs["claimSupport"]["supportedClaims"] == 1
+    assert (wrong.scorecard.recommended_action, wrong.scorecard.action_rule) == (
+        "abstain",
+        "abstain-on-warning",
+    )
+    (claim,) = wrong.evidence.unsupported_claims
+    assert ("number", "12") in {(item.kind, item.text) for item in claim.unsupported}
+    assert claim.source == "handbook-7"
+    assert "12" in wrong.render_text() and "handbook-7" in wrong.render_html()
+
+
+def test_plain_string_contexts_are_checked_but_give_no_retrieval_confidence() -> None:
+    result = score_answer(
+        QUESTION, "Employees may carry over up to 5 unused vacation days.", [HANDBOOK]
+    )
+    assert result.inputs["candidates"] == []
+    assert result.scorecard.recommended_action == "review"  # supported, but no retrieval signal
+    assert "candidates" in result.scorecard.meta.missing_signals
+    assert "missing signal: candidates" in result.evidence.notes[0]
+
+
+def test_the_pipelines_own_signals_and_a_config_are_honoured() -> None:
+    result = score_answer(
+        QUESTION,
+        "Employees may carry over up to 5 unused vacation days.",
+        [HANDBOOK],
+        {"preset": "balanced-v0.3", "relevance": {"required": True}},
+        signals={"answerRelevanceScore": 0.9},
+    )
+    assert result.inputs["answerRelevanceScore"] == 0.9
+    assert "relevance" in result.scorecard.dimensions
+
+
+def test_bad_contexts_are_refused_with_a_code_and_path() -> None:
+    with pytest.raises(assay.AssayError) as caught:
+        score_answer(QUESTION, "5 days.", [{"text": HANDBOOK, "score": "high"}])
+    assert (caught.value.code, caught.value.path) == ("INVALID_CONTEXT", "contexts[0].score")
+
+
+def test_the_example_prints_what_its_header_says() -> None:
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLE)], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("carry-over: ") and lines[0].endswith("-> answer (answer-at)")
+    assert "unsupported number '10'" in done.stdout
+    assert "nothing-retrieved: 0 -> abstain (documents-silent)" in lines
+    assert (
+        '  UNSUPPORTED: "Employees may carry over up to 10 unused vacation days into the next'
+        in done.stdout
+    )
+    assert lines[-1] == "answer: 1, review: 1, abstain: 3"
+
+
+def test_assay_score_streams_answer_records_the_same_with_two_workers() -> None:
+    root = assay.testing.plugin_cli(assay_scorecard.plugin)
+    outputs = []
+    for workers in ("0", "2"):
+        done = CliRunner().invoke(root, ["score", "--jsonl", "--workers", workers, str(DATA)])
+        assert done.exit_code == 0, done.output
+        outputs.append(done.output)
+    assert outputs[0] == outputs[1]
+    rows = [json.loads(line) for line in outputs[0].splitlines()]
+    assert [row["scorecard"]["recommendedAction"] for row in rows] == [
+        "answer",
+        "abstain",
+        "abstain",
+        "review",
+        "abstain",
+    ]
+    assert rows[1]["evidence"]["claims"][0]["unsupported"][0]["kind"] == "number"
+
+
+@needs_shared("data", "halueval_qa_dev.jsonl")
+def test_on_halueval_a_hallucinated_answer_is_answered_less_often_than_the_right_one() -> None:
+    """Rows 2,000-2,199 of HaluEval QA, each answer scored against its knowledge passage given
+    as the retriever's one chunk (no retrieval scores: no answer is answered unreviewed)."""
+    path = shared_path("data", "halueval_qa_dev.jsonl")
+    with path.open(encoding="utf-8") as file:
+        rows = [json.loads(line) for line in file][2000:2200]
+    counts = {"right": 0, "hallucinated": 0}
+    for row in rows:
+        for kind, answer in (
+            ("right", row["right_answer"]),
+            ("hallucinated", row["hallucinated_answer"]),
+        ):
+            card = score_answer(row["question"], answer, [row["knowledge"]]).scorecard
+            assert card.recommended_action in ("review", "abstain")
+            counts[kind] += card.recommended_action == "abstain"
+    assert counts["hallucinated"] > counts["right"]
+
+
+def test_the_mcp_tool_scores_an_answer_record_and_is_registered() -> None:
+    from assay_answer import ANSWER_TOOL
+
+    registry = assay.build_registry()
+    assert registry.get("mcp-tool", "answer/assay_answer") is ANSWER_TOOL
+    assert registry.get("signal-reader", "answer/answer-support").name == "answer-support"
+    out = ANSWER_TOOL.call(
+        {"question": QUESTION, "answer": "Up to 12 unused vacation days.", "contexts": [HANDBOOK]}
+    )
+    assert set(out) == {"scorecard", "signals", "evidence"}
+    assert out["scorecard"]["recommendedAction"] == "abstain"
+    json.dumps(out, allow_nan=False)
+    for bad, code in (("text", "INVALID_ANSWER_RECORD"), ({"id": 1}, "INVALID_ANSWER_RECORD")):
+        with pytest.raises(assay.AssayError) as caught:
+            ANSWER_TOOL.call(bad)
+        assert caught.value.code == code
