@@ -43,24 +43,6 @@ or a field of the wrong type (the path names it, e.g. ``contexts[2].score``)."""
 
 _RECORD_KEYS = ("question", "answer", "contexts", "signals", "config", "id")
 _SIGNAL_KEYS = tuple(to_camel(field.name) for field in attrs.fields(ScoringInputs))
-_CONTEXT_KEYS = (
-    "text",
-    "id",
-    "title",
-    "retrievalScores",
-    "score",
-    "combinedScore",
-    "rank",
-    "date",
-    "lastUpdated",
-    "sourceType",
-    "documentType",
-    "authorityRank",
-    "contentHash",
-    "extractionQuality",
-    "isAmendment",
-    "metadata",
-)
 # names other tools give these fields, for the did-you-mean of an unknown key
 _ALIASES = {
     "content": "text",
@@ -246,8 +228,90 @@ def _signals(signals: Any) -> Mapping[str, Any]:
     return dict(signals)
 
 
+def _bad(where: str, key: str, value: Any, what: str) -> AssayError:
+    return AssayError(
+        INVALID_CONTEXT, f"{key} must be {what}, not {type(value).__name__}", f"{where}.{key}"
+    )
+
+
+def _string(where: str, key: str, value: Any) -> None:
+    if not isinstance(value, str):
+        raise _bad(where, key, value, "a string")
+
+
+def _number(where: str, key: str, value: Any) -> None:
+    kind = type(value)
+    if kind is not float and kind is not int and not _is_number(value):
+        raise _bad(where, key, value, "a number")
+
+
+def _rank(where: str, key: str, value: Any) -> None:
+    if type(value) is not int and (isinstance(value, bool) or not isinstance(value, int)):
+        raise _bad(where, key, value, "an integer >= 1")
+    if value < 1:
+        raise AssayError(
+            INVALID_CONTEXT, f"rank must be an integer >= 1, got {value!r}", f"{where}.rank"
+        )
+
+
+def _scores(where: str, key: str, value: Any) -> None:
+    if not isinstance(value, Mapping):
+        raise _bad(where, key, value, "an object of method -> score")
+    for method, score in value.items():
+        kind = type(score)
+        if (kind is not float and kind is not int and not _is_number(score)) or not isinstance(
+            method, str
+        ):
+            raise AssayError(
+                INVALID_CONTEXT,
+                f"a retrieval score must be a number, got {score!r}",
+                f"{where}.retrievalScores.{method}",
+            )
+
+
+def _identity(where: str, key: str, value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise AssayError(
+            INVALID_CONTEXT, f"id must be a string or an integer, got {value!r}", f"{where}.id"
+        )
+
+
+def _boolean(where: str, key: str, value: Any) -> None:
+    if not isinstance(value, bool):
+        raise _bad(where, key, value, "true or false")
+
+
+def _mapping(where: str, key: str, value: Any) -> None:
+    if not isinstance(value, Mapping):
+        raise _bad(where, key, value, "an object")
+
+
+_CHECKS = {
+    "text": _string,
+    "id": _identity,
+    "title": _string,
+    "retrievalScores": _scores,
+    "score": _number,
+    "combinedScore": _number,
+    "rank": _rank,
+    "date": _string,
+    "lastUpdated": _string,
+    "sourceType": _string,
+    "documentType": _string,
+    "authorityRank": _number,
+    "contentHash": _string,
+    "extractionQuality": _number,
+    "isAmendment": _boolean,
+    "metadata": _mapping,
+}
+"""The check of each context field (``null`` is "not given" and not checked)."""
+_CONTEXT_KEYS = tuple(_CHECKS)
+_PAIRS = (("score", "combinedScore"), ("date", "lastUpdated"), ("sourceType", "documentType"))
+_EXTRA = ("contentHash", "extractionQuality", "isAmendment")
+
+
 def _context(item: Any, index: int) -> Context:
-    if type(item) is str or isinstance(item, str):
+    if isinstance(item, str):
         return Context(str(item))
     where = f"contexts[{index}]"
     if not isinstance(item, Mapping):
@@ -256,106 +320,39 @@ def _context(item: Any, index: int) -> Context:
             f"a context must be a string or an object with text, not {type(item).__name__}",
             where,
         )
-    for key in item:
-        if key not in _CONTEXT_KEYS:
+    for key, value in item.items():
+        check = _CHECKS.get(key)
+        if check is None:
             raise AssayError(INVALID_CONTEXT, _unknown(str(key), _CONTEXT_KEYS), f"{where}.{key}")
-    fields = _Fields(item, where)
-    text = fields.get("text", str, "a string", required=True)
-    scores = fields.get("retrievalScores", Mapping, "an object of method -> score")
-    if scores is not None:
-        for method, value in scores.items():
-            if not isinstance(method, str) or not _is_number(value):
-                raise AssayError(
-                    INVALID_CONTEXT,
-                    f"a retrieval score must be a number, got {value!r}",
-                    f"{where}.retrievalScores.{method}",
-                )
-        scores = dict(scores)
-    score = fields.number("score")
-    combined = fields.number("combinedScore")
-    if score is not None and combined is not None:
-        raise AssayError(
-            INVALID_CONTEXT,
-            "give the final score once, as score or as combinedScore",
-            f"{where}.combinedScore",
-        )
-    rank = fields.get("rank", int, "an integer >= 1")
-    if rank is not None and (isinstance(rank, bool) or rank < 1):
-        raise AssayError(
-            INVALID_CONTEXT, f"rank must be an integer >= 1, got {rank!r}", f"{where}.rank"
-        )
-    extra = {}
-    for key, kind, what in (
-        ("contentHash", str, "a string"),
-        ("extractionQuality", float, "a number"),
-        ("isAmendment", bool, "true or false"),
-    ):
-        value = fields.number(key) if kind is float else fields.get(key, kind, what)
         if value is not None:
-            extra[key] = value
-    fields.get("metadata", Mapping, "an object")
-    identity = item.get("id")
-    if identity is not None and (isinstance(identity, bool) or not isinstance(identity, str | int)):
-        raise AssayError(
-            INVALID_CONTEXT, f"id must be a string or an integer, got {identity!r}", f"{where}.id"
-        )
+            check(where, key, value)
+    get = item.get
+    if get("text") is None:
+        raise AssayError(INVALID_CONTEXT, "a context object needs text (a string)", f"{where}.text")
+    for first, second in _PAIRS:
+        if get(first) is not None and get(second) is not None:
+            message = (
+                "give the final score once, as score or as combinedScore"
+                if first == "score"
+                else f"give one of {first} and {second} (they mean the same)"
+            )
+            raise AssayError(INVALID_CONTEXT, message, f"{where}.{second}")
+    scores = get("retrievalScores")
+    date = get("date")
+    kind = get("sourceType")
     return Context(
-        text=text,
-        id=identity,
-        title=fields.get("title", str, "a string"),
-        retrieval_scores=scores,
-        score=score,
-        combined_score=combined,
-        rank=rank,
-        last_updated=fields.one_of("date", "lastUpdated", str, "an ISO-8601 date string"),
-        document_type=fields.one_of("sourceType", "documentType", str, "a string"),
-        authority_rank=fields.number("authorityRank"),
-        extra=extra,
+        text=item["text"],
+        id=get("id"),
+        title=get("title"),
+        retrieval_scores=None if scores is None else dict(scores),
+        score=get("score"),
+        combined_score=get("combinedScore"),
+        rank=get("rank"),
+        last_updated=date if date is not None else get("lastUpdated"),
+        document_type=kind if kind is not None else get("documentType"),
+        authority_rank=get("authorityRank"),
+        extra={key: item[key] for key in _EXTRA if get(key) is not None},
     )
-
-
-class _Fields:
-    """Typed reads of a context object's fields, each failing with its path."""
-
-    def __init__(self, item: Mapping[str, Any], where: str) -> None:
-        self.item = item
-        self.where = where
-
-    def get(self, key: str, kind: Any, what: str, *, required: bool = False) -> Any:
-        value = self.item.get(key)
-        if value is None:
-            if required:
-                raise AssayError(
-                    INVALID_CONTEXT, f"a context object needs {key} ({what})", f"{self.where}.{key}"
-                )
-            return None
-        if not isinstance(value, kind):
-            raise AssayError(
-                INVALID_CONTEXT,
-                f"{key} must be {what}, not {type(value).__name__}",
-                f"{self.where}.{key}",
-            )
-        return value
-
-    def number(self, key: str) -> float | None:
-        value = self.item.get(key)
-        if value is not None and not _is_number(value):
-            raise AssayError(
-                INVALID_CONTEXT,
-                f"{key} must be a number, not {type(value).__name__}",
-                f"{self.where}.{key}",
-            )
-        return value
-
-    def one_of(self, first: str, second: str, kind: Any, what: str) -> Any:
-        if self.item.get(first) is not None and self.item.get(second) is not None:
-            raise AssayError(
-                INVALID_CONTEXT,
-                f"give one of {first} and {second} (they mean the same)",
-                f"{self.where}.{second}",
-            )
-        value = self.get(first, kind, what)
-        return value if value is not None else self.get(second, kind, what)
 
 
 def candidate_signals(contexts: Sequence[Context]) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
