@@ -7,12 +7,14 @@ All follow the reference implementation's JavaScript semantics.
 
 from __future__ import annotations
 
+import difflib
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
 from assay import AssayError, ErrorCode, ScoreWarning
+from assay.wire import to_camel
 
 DOCUMENTS_SILENT = ScoreWarning(
     "documents-silent", "warn", "Source documents do not address this question.", "documentsSilent"
@@ -27,7 +29,9 @@ MISSING_CANDIDATES = ScoreWarning(
 __all__ = [
     "DOCUMENTS_SILENT",
     "MISSING_CANDIDATES",
+    "SIMILAR_ENOUGH",
     "claim_support_problem",
+    "closest_name",
     "is_finite_number",
     "is_number",
     "js_truthy",
@@ -68,6 +72,44 @@ def js_truthy(value: Any) -> bool:
     if is_number(value):
         return value != 0 and not math.isnan(value)
     return True
+
+
+SIMILAR_ENOUGH = 0.75
+"""How alike (difflib's ratio, 0-1) a name must be to a known one to be suggested: a letter
+dropped, added or swapped in a name of four or more letters stays at or above it (``suportLevel``
+scores 0.96 against ``supportLevel``); two different words sharing a suffix stay below it
+(``confidenceLevel`` scores 0.44)."""
+
+
+def _folded(name: str) -> str:
+    return name.replace("_", "").replace("-", "").lower()
+
+
+def closest_name(name: str, known: Iterable[str]) -> str | None:
+    """The known name ``name`` was most likely meant to be, or ``None`` when none is close.
+
+    Tried in order: the camelCase spelling of a snake_case or kebab-case name
+    (``support_level`` -> ``supportLevel``); the same letters in another case or without
+    separators (``SupportLevel``, ``High`` -> ``high``); else the most similar known name
+    (difflib, case-insensitive) when it is at least :data:`SIMILAR_ENOUGH` alike. Deterministic:
+    ties go to the name that sorts first.
+    """
+    names = sorted(set(known))
+    camel = to_camel(name.replace("-", "_"))
+    if camel != name and camel in names:
+        return camel
+    folded = {_folded(n): n for n in reversed(names)}  # the first in sort order wins
+    hit = folded.get(_folded(name))
+    if hit is not None:
+        return hit
+    target = name.lower()
+    best: str | None = None
+    best_ratio = SIMILAR_ENOUGH
+    for candidate in names:  # in sort order: the first of equally close names stays
+        ratio = difflib.SequenceMatcher(None, target, candidate.lower()).ratio()
+        if ratio > best_ratio or (best is None and ratio == best_ratio):
+            best, best_ratio = candidate, ratio
+    return best
 
 
 def _is_count(value: Any) -> bool:
