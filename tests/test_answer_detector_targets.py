@@ -23,8 +23,8 @@ BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "answer_detecto
 TARGETS = {"wrong-entity": 0.85, "yes-no": 0.80, "swapped-number": 0.90, "halueval": 0.99}
 """The AUROC each kind of pair must reach."""
 
-FLOORS = {"wrong-entity": 0.82, "yes-no": 0.74, "swapped-number": 0.93, "halueval": 0.99}
-"""Just under the held-out AUROCs measured (0.8271, 0.7532, 0.9460, 0.9931): a change that loses
+FLOORS = {"wrong-entity": 0.84, "yes-no": 0.75, "swapped-number": 0.94, "halueval": 0.99}
+"""Just under the held-out AUROCs measured (0.8492, 0.7589, 0.9504, 0.9939): a change that loses
 ground fails."""
 
 
@@ -59,14 +59,14 @@ def test_the_target_is_reached(aurocs: dict[str, tuple[float, float]], kind: str
     assert aurocs[kind][0] >= TARGETS[kind]
 
 
-@pytest.mark.xfail(strict=True, reason="measured 0.8271 on the held-out rows; the target is 0.85")
+@pytest.mark.xfail(strict=True, reason="measured 0.8492 on the held-out rows; the target is 0.85")
 def test_same_passage_wrong_names_reach_the_target(
     aurocs: dict[str, tuple[float, float]],
 ) -> None:
     assert aurocs["wrong-entity"][0] >= TARGETS["wrong-entity"]
 
 
-@pytest.mark.xfail(strict=True, reason="measured 0.7532 on the held-out rows; the target is 0.80")
+@pytest.mark.xfail(strict=True, reason="measured 0.7589 on the held-out rows; the target is 0.80")
 def test_flipped_yes_no_reaches_the_target(aurocs: dict[str, tuple[float, float]]) -> None:
     assert aurocs["yes-no"][0] >= TARGETS["yes-no"]
 

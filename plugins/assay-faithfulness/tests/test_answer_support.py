@@ -85,6 +85,83 @@ def test_a_bare_yes_or_no_is_checked_against_what_the_passage_states() -> None:
     )
 
 
+HOBBS_Q = "Are Robin Hobb and Winston Churchill both American writers?"
+HOBBS = (
+    "Robin Hobb is the pen name of Margaret Astrid Lindholm Ogden (born March 5, 1952), an "
+    "American writer.Sir Winston Leonard Spencer-Churchill (30 November 1874 - 24 January "
+    "1965) was a British statesman, army officer, and writer."
+)
+HALESTORM_Q = 'Are the bands "Halestorm" and "Say Anything" from different states?'
+HALESTORM = (
+    "Halestorm is an American hard rock band from Red Lion, Pennsylvania, consisting of lead "
+    "vocalist and guitarist Lzzy Hale.Say Anything is an American rock band from Los Angeles, "
+    "California."
+)
+PIZZA_Q = "Do Frank Pepe Pizzeria Napoletana and Sarpino's Pizzeria both sell pizza?"
+PIZZA = (
+    "Frank Pepe Pizzeria Napoletana, known locally as Pepe's, is a popular pizza restaurant in "
+    "the Wooster Square neighborhood of New Haven, Connecticut.Sarpino's Pizzeria is a fast "
+    "food restaurant chain specializing in pizza."
+)
+GIN_Q = "Are Gin and tonic and Paloma both cocktails based on tequila?"
+GIN = (
+    "A gin and tonic is a highball cocktail made with gin and tonic water poured over ice.The "
+    'paloma (Spanish for "dove") is a tequila-based cocktail.'
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "passage", "right", "wrong"),
+    [
+        # a name or nationality the question asks weighs more than a common word ("writer")
+        (HOBBS_Q, HOBBS, "no", "yes"),
+        # "different states" compares the places after "from", read by stem ("states")
+        (HALESTORM_Q, HALESTORM, "yes", "no"),
+        # "sell" is in no passage, so it cannot tell the two apart; "pizza" is in both
+        (PIZZA_Q, PIZZA, "yes", "no"),
+        # "Gin and tonic" is one entity, as the passage writes it, linked to "Paloma"
+        (GIN_Q, GIN, "no", "yes"),
+    ],
+)
+def test_a_yes_no_answer_follows_what_the_passage_says_of_each_entity(
+    question: str, passage: str, right: str, wrong: str
+) -> None:
+    assert score(question, right, passage) > score(question, wrong, passage)
+    assert unsupported_kinds(question, wrong, passage) == {"yes-no"}
+
+
+def test_an_answer_naming_neither_option_or_no_content_word_is_off_the_question() -> None:
+    question = "Which publication is published more often: Modern Drummer or Bookmarks?"
+    passage = (
+        "Modern Drummer is a monthly publication targeting the interests of drummers and "
+        "percussionists.Bookmarks is a bimonthly American literary magazine dedicated to "
+        "general readers, book groups, and librarians."
+    )
+    assert score(question, "Modern Drummer", passage) > score(question, "American", passage)
+    assert unsupported_kinds(question, "American", passage) == {"relation"}
+    town_q = "The creation of Fontana Lake submerged Proctor, North Carolina and what other town?"
+    town = (
+        "Many towns were submerged shortly after the creation of Fontana Lake, such as Proctor "
+        "and Judson."
+    )
+    # "After" stands in the passage ("shortly after") but has no content word
+    assert score(town_q, "Judson", town) > score(town_q, "After", town)
+    assert unsupported_kinds(town_q, "After", town) == {"relation"}
+
+
+def test_a_bare_name_is_not_checked_for_negation() -> None:
+    question = (
+        "Dan Aykroyd was an original member of the Not Ready for Prime Time Players on what show?"
+    )
+    passage = (
+        'He was an original member of the "Not Ready for Prime Time Players" on "Saturday '
+        'Night Live" (1975–1979).'
+    )
+    evidence = af.analyze_answer(question, "Saturday Night Live", [passage])
+    assert "negation" not in {item.kind for item in evidence.unsupported}
+    assert evidence.score is not None and evidence.score > 0.9
+
+
 def test_a_number_is_the_one_the_question_asks_about() -> None:
     # "(11 November 1920 – 5 January 2003)": the second date is the death
     assert score(JENKINS_Q, "2003", JENKINS) > score(JENKINS_Q, "1920", JENKINS)

@@ -1,20 +1,24 @@
 """Yes or no, and negation: what the contexts state, for ``answer_support``.
 
 **Yes/no questions** ("Are Wenling and Xinzheng both in China?"). The question's *entities* are
-its names joined by "and"/"or" (else its first name found in a context); its other content
-words (and its other names) are the *predicate*. Each entity's *passage* is the context
+its names joined by "and"/"or", with or without an article ("the X and the Y"), each written on
+as far as the contexts write it ("Gin and tonic", "Sake bomb"); else its first name found in a
+context. Its other content words (and its other names) are the *predicate*. Each entity's *passage* is the context
 sentences that name it, plus the sentences that follow until another entity is named.
 
 * "same"/"different" questions compare one attribute of the entities, read from the first
   sentence of their passages (:data:`_ATTRIBUTES`): nationality words and places for
   "nationality"/"country", capitalised names for "family"/"genus", names after "by" for
-  "director"/"author", places ("in X", "from X") for "state"/"city"/..., years for
+  "director"/"author", places ("in X", "from the X", ", X") for "state"/"city"/..., years for
   "year"/"decade"/...; there :func:`yes_probability` is 1 when the entities share a value and
   0 when they share none. Otherwise it is the share of the smaller set of lowercase content
   words found in both. It is 1/2 when a value is missing; "different" swaps yes and no.
 * Otherwise the predicate must hold for every entity: the probability of "yes" is the smallest
-  share, over the entities, of the predicate's words found in the entity's passage (a word or
-  another of its group in :data:`WORD_GROUPS`: "novelist" says "author").
+  weighted share, over the entities, of the predicate's words found in the entity's passage (a
+  word, another of its group in :data:`WORD_GROUPS`: "novelist" says "author", or a longer word
+  it starts: "director" says "direct"). A capitalised word or a number weighs
+  :data:`PREDICATE_NAME_WEIGHT`, another word 1; a word no passage has is left out (it cannot
+  tell the entities apart), and without any word left the question is not judged.
 * A comparison ("bigger than") is not judged.
 
 **Negation**: a claim and the context sentence that states it should agree on "not", "never",
@@ -25,7 +29,6 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from itertools import pairwise
 
 from assay_faithfulness.answer_question import question_info
 from assay_faithfulness.answer_text import (
@@ -41,9 +44,10 @@ __all__ = ["SAME_WORDS", "is_negated", "yes_probability"]
 
 SAME_WORDS = frozenset(["same", "share", "shared", "similar", "common", "alike"])
 DIFFERENT_WORDS = frozenset(["different", "differ", "distinct"])
-NATIONALITY_ASKS = frozenset(["nationality", "citizenship", "nation", "country", "countri"])
+NATIONALITY_ASKS = frozenset(stem(w) for w in ["nationality", "citizenship", "nation", "country"])
 PLACE_ASKS = frozenset(
-    [
+    stem(w)
+    for w in [
         "state",
         "city",
         "town",
@@ -56,7 +60,9 @@ PLACE_ASKS = frozenset(
         "province",
     ]
 )
-TIME_ASKS = frozenset(["year", "decade", "century", "time", "date", "age", "month"])
+TIME_ASKS = frozenset(
+    stem(w) for w in ["year", "decade", "century", "time", "date", "age", "month"]
+)
 PREDICATE_SKIP = frozenset(
     [
         "both",
@@ -75,7 +81,7 @@ PREDICATE_SKIP = frozenset(
 """Question words that are no part of what the entities must be."""
 
 WORD_GROUPS = (
-    "author writer novelist poet playwright journalist essayist screenwriter lyricist",
+    "author writer writing novelist poet playwright journalist essayist screenwriter lyricist",
     "musician singer vocalist songwriter rapper",
     "director filmmaker",
     "actor actress",
@@ -92,8 +98,10 @@ GROUP_OF = {stem(word): group.split()[0] for group in WORD_GROUPS for word in gr
 _NATIONALITY = re.compile(r"(?:an|ese|ish|ic|i|ch)$")
 _PLACE_MARKERS = frozenset(["in", "at", "from", "of"])
 _MAKER_MARKERS = frozenset(["by"])
-FAMILY_ASKS = frozenset(["family", "genus", "order"])
-MAKER_ASKS = frozenset(["director", "author", "writer", "creator", "founder", "composer"])
+FAMILY_ASKS = frozenset(stem(w) for w in ["family", "genus", "order"])
+MAKER_ASKS = frozenset(
+    stem(w) for w in ["director", "author", "writer", "creator", "founder", "composer"]
+)
 _ATTRIBUTES = (
     (NATIONALITY_ASKS, "nationality"),
     (FAMILY_ASKS, "names"),
@@ -103,6 +111,17 @@ _ATTRIBUTES = (
 )
 """Which values "same X" compares: nationality words and places, capitalised names (a
 family), names after "by" (a director), places ("in X", "from X"), years."""
+
+
+_ARTICLES = frozenset(["a", "an", "the"])
+PREDICATE_NAME_WEIGHT = 3.0
+"""Weight of a capitalised word or a number of the predicate ("both *American*", "the cypress
+family *Cupressaceae*", "released in *2001*") against 1 for another word: a name, a nationality
+or a date decides what a passage says of an entity more than a common word (chosen on the
+design rows)."""
+PREFIX_LENGTH = 4
+"""A predicate word of at least this many letters is also said by a longer word it starts
+("direct" by "director", "film" by "filmmaker")."""
 
 
 def is_negated(words: list[str]) -> bool:
@@ -120,15 +139,16 @@ def is_negated(words: list[str]) -> bool:
 def yes_probability(question: str, contexts: tuple[str, ...]) -> float | None:
     """How far the contexts support "yes" to a yes/no question, in [0, 1] (see the module
     docstring); None when it cannot be judged: no entity of the question is found in the
-    contexts, or the question compares ("bigger than", "more films than")."""
+    contexts, the question compares ("bigger than", "more films than"), or no word of what
+    it asks is in the contexts."""
     asked = question_info(question)
     info = asked.info
     lowered = {w.lower() for w in info.raw}
     if "than" in lowered:
         return None
     infos = [text_info(c) for c in contexts]
-    sentences = [s for i in infos for s in _sentences(i)]
-    every_stem: frozenset[str] = frozenset().union(*(stems for stems, _ in sentences))
+    sentences = [(i, k) for i in infos for k in range(len(i.sentences))]
+    every_stem: frozenset[str] = frozenset().union(*(i.sentence_stems[k] for i, k in sentences))
     entities, predicate = _entities(info, every_stem, infos)
     if not entities:
         return None
@@ -138,100 +158,106 @@ def yes_probability(question: str, contexts: tuple[str, ...]) -> float | None:
         if same is None:
             return 0.5
         return 1.0 - same if lowered & DIFFERENT_WORDS else same
+    # a word no passage has cannot tell the entities apart ("Do X and Y both *sell* pizza?")
+    predicate = {s: w for s, w in predicate.items() if _held(s, _with_groups(every_stem))}
     if not predicate:
         return None
     return min(_covered(predicate, passage.stems) for passage in passages)
 
 
-def _covered(predicate: frozenset[str], stems: set[str]) -> float:
-    """The share of the predicate's words a passage has, itself or a word of its group."""
-    held = stems | {GROUP_OF[s] for s in stems if s in GROUP_OF}
-    found = sum(1 for s in predicate if s in held or GROUP_OF.get(s, s) in held)
-    return found / len(predicate)
+def _with_groups(stems: set[str] | frozenset[str]) -> set[str]:
+    """The stems and the group (:data:`WORD_GROUPS`) of each."""
+    return {*stems, *(GROUP_OF[s] for s in stems if s in GROUP_OF)}
 
 
-def _sentences(info: TextInfo) -> list[tuple[frozenset[str], list[tuple[str, str]]]]:
-    starts = info.sentence_starts
-    return [
-        (
-            info.sentence_stems[i],
-            list(
-                zip(
-                    info.raw[starts[i] : starts[i + 1]],
-                    info.stems[starts[i] : starts[i + 1]],
-                    strict=True,
-                )
-            ),
-        )
-        for i in range(len(info.sentences))
-    ]
+def _held(word_stem: str, held: set[str]) -> bool:
+    """Whether a predicate word is said by a passage's stems ``held`` (with their groups): the
+    word, another of its group, or a longer word it starts ("direct" / "director")."""
+    if word_stem in held or GROUP_OF.get(word_stem, word_stem) in held:
+        return True
+    return len(word_stem) >= PREFIX_LENGTH and any(s.startswith(word_stem) for s in held)
+
+
+def _covered(predicate: dict[str, float], stems: set[str]) -> float:
+    """The weighted share of the predicate's words a passage says (:func:`_held`)."""
+    held = _with_groups(stems)
+    found = sum(weight for s, weight in predicate.items() if _held(s, held))
+    return found / sum(predicate.values())
 
 
 def _entities(
     info: TextInfo, known: frozenset[str], contexts: list[TextInfo]
-) -> tuple[list[frozenset[str]], frozenset[str]]:
-    """The entities' distinctive content stems (those found in the contexts) and the predicate's
-    stems. ``known``: every stem of the contexts."""
+) -> tuple[list[frozenset[str]], dict[str, float]]:
+    """The entities' distinctive content stems (those found in the contexts) and the predicate:
+    stem -> weight (:data:`PREDICATE_NAME_WEIGHT` for a capitalised word or a number, else 1). ``known``:
+    every stem of the contexts."""
 
     def adjacent(first: str, second: str) -> bool:
         return any(context.adjacent(first, second) for context in contexts)
 
-    names = info.names
     raw, stems = info.raw, info.stems
-    linked: set[int] = set()
-    for index in range(len(names) - 1):
-        between = [w.lower() for w in raw[names[index].end : names[index + 1].first]]
-        if between in (["and"], ["or"]):
-            linked.update((index, index + 1))
-    entities: list[frozenset[str]] = []
-    taken: set[str] = set()
-    for index, name in enumerate(names):
-        if not (index in linked if linked else not entities):
-            continue
+    spans: list[tuple[int, int]] = []
+    for name in info.names:
         first, end = name.first, name.end
-        nationality_last = end - first > 1 and _NATIONALITY.search(raw[end - 1])
+        nationality_last = end - first > 2 and _NATIONALITY.search(raw[end - 1])
         if nationality_last and not adjacent(stems[end - 2], stems[end - 1]):
             end -= 1  # "Kings of Leon American rock bands": "American" is said of them
         while end < len(raw) and raw[end][0].islower() and adjacent(stems[end - 1], stems[end]):
-            end += 1  # "Sake bomb": the contexts write the name on
+            end += 1  # "Sake bomb", "Gin and tonic": the contexts write the name on
+        if not spans or first >= spans[-1][1]:
+            spans.append((first, end))
+    linked: set[int] = set()
+    for index in range(len(spans) - 1):
+        between = [w.lower() for w in raw[spans[index][1] : spans[index + 1][0]]]
+        if between[:1] in (["and"], ["or"]) and set(between[1:]) <= _ARTICLES:
+            linked.update((index, index + 1))
+    entities: list[frozenset[str]] = []
+    taken: set[str] = set()
+    for index, (first, end) in enumerate(spans):
+        if not (index in linked if linked else not entities):
+            continue
         content = info.content_stems(first, end)
         taken.update(content)
         if content & known:
             entities.append(content)
     shared = {s for i, a in enumerate(entities) for b in entities[i + 1 :] for s in a & b}
     entities = [entity - shared or entity for entity in entities]
-    predicate = frozenset(
-        s
-        for w, s in zip(raw, stems, strict=True)
+    predicate = {
+        s: PREDICATE_NAME_WEIGHT if (w[0].isupper() and i > 0) or is_number(w) else 1.0
+        for i, (w, s) in enumerate(zip(raw, stems, strict=True))
         if is_content(w)
         and s not in taken
         and w.lower() not in PREDICATE_SKIP
         and w.lower() not in SAME_WORDS
         and w.lower() not in DIFFERENT_WORDS
-    )
+    }
     return entities, predicate
 
 
 class _Passage:
+    """The sentences of the contexts about one entity: their stems, and its first sentence
+    (a context's analysis and a sentence index)."""
+
     __slots__ = ("first", "stems")
 
     def __init__(self) -> None:
         self.stems: set[str] = set()
-        self.first: list[tuple[str, str]] | None = None
+        self.first: tuple[TextInfo, int] | None = None
 
 
 def _passages(
-    sentences: list[tuple[frozenset[str], list[tuple[str, str]]]], entities: list[frozenset[str]]
+    sentences: list[tuple[TextInfo, int]], entities: list[frozenset[str]]
 ) -> list[_Passage]:
     passages = [_Passage() for _ in entities]
     current: int | None = None
-    for stems, words in sentences:
+    for info, sentence in sentences:
+        stems = info.sentence_stems[sentence]
         hits = [k for k, entity in enumerate(entities) if entity & stems]
         current = hits[0] if len(hits) == 1 else (None if hits else current)
         for k in hits or ([current] if current is not None else []):
             passages[k].stems.update(stems)
             if passages[k].first is None:
-                passages[k].first = words
+                passages[k].first = (info, sentence)
     return passages
 
 
@@ -243,7 +269,7 @@ def _same(
     content words found in both."""
     kind = next((kind for asks, kind in _ATTRIBUTES if asked & asks), "words")
     values = [
-        _values(kind, entity, passage.first or [])
+        _values(kind, entity, passage.first)
         for entity, passage in zip(entities, passages, strict=True)
     ]
     if not all(values):
@@ -254,8 +280,13 @@ def _same(
     return len(shared) / min(len(v) for v in values)
 
 
-def _values(kind: str, entity: frozenset[str], words: list[tuple[str, str]]) -> set[str]:
-    """The values of one attribute in an entity's first sentence (``(word, stem)`` pairs)."""
+def _values(kind: str, entity: frozenset[str], where: tuple[TextInfo, int] | None) -> set[str]:
+    """The values of one attribute in an entity's first sentence."""
+    if where is None:
+        return set()
+    info, sentence = where
+    first, end = info.sentence_starts[sentence], info.sentence_starts[sentence + 1]
+    words = list(zip(info.raw[first:end], info.stems[first:end], strict=True))
     if kind == "years":
         return {s for w, s in words if is_number(w) and len(w) == 4}
     if kind == "words":
@@ -263,13 +294,17 @@ def _values(kind: str, entity: frozenset[str], words: list[tuple[str, str]]) -> 
     if kind == "names":
         return {s for w, s in words if w[0].isupper() and s not in entity}
     markers = _MAKER_MARKERS if kind == "makers" else _PLACE_MARKERS
-    found = {
-        s
-        for (before, _), (w, s) in pairwise(words)
-        if before.lower() in markers and w[0].isupper() and s not in entity
-    }
-    if kind == "nationality":
-        found |= {
-            s for w, s in words if w[0].isupper() and s not in entity and _NATIONALITY.search(w)
-        }
+    found = set()
+    before = ""
+    gaps = info.gaps
+    for index, (w, s) in enumerate(words):
+        lowered = w.lower()
+        if w[0].isupper() and s not in entity:
+            # a place follows its marker ("in the United States") or a comma ("Yunnan, China")
+            comma = kind != "makers" and gaps[first + index].startswith(",")
+            nationality = kind == "nationality" and _NATIONALITY.search(w) is not None
+            if before in markers or comma or nationality:
+                found.add(s)
+        if lowered not in _ARTICLES:
+            before = lowered
     return found

@@ -28,11 +28,16 @@ stem ("churros" = "churro", "based" = "base").
    * a **yes/no** answer to a yes/no question (a leading "yes"/"no") gets
      ``POLARITY_FLOOR + (1 - POLARITY_FLOOR) * p`` with ``p`` the probability the contexts give
      to the answer's side.
-   * a claim whose best sentence disagrees with it on **negation** gets ``NEGATION_FACTOR``.
+   * a claim whose best sentence disagrees with it on **negation** gets ``NEGATION_FACTOR``
+     (compared only for a claim stating ``NEGATION_WORDS`` content words outside its names and
+     numbers).
+   * every claim of an answer **off the question** gets ``OFF_QUESTION_FACTOR``: to a
+     wh-question, an answer without a content word ("After"), or, to a choice question that
+     ends on its options ("..., A or B?"), an answer naming neither option.
 
-5. ``support(c) = base(c) * items(c) * polarity(c) * negation(c)``, where ``items(c)`` is the
-   smallest factor among the claim's names and numbers (a number's is its relation factor
-   times its neighbour factor).
+5. ``support(c) = base(c) * items(c) * polarity(c) * negation(c) * off(c)``, where
+   ``items(c)`` is the smallest factor among the claim's names and numbers (a number's is its
+   relation factor times its neighbour factor).
 
 The floors are high on purpose: the relation and yes/no judgements are heuristics that are wrong
 for some right answers, and a mild penalty keeps those above invented answers (right vs
@@ -62,9 +67,9 @@ import assay
 from assay_faithfulness.analysis import SampleAnalysis, check_contexts
 from assay_faithfulness.answer_conflicts import find_conflicts
 from assay_faithfulness.answer_polarity import is_negated, yes_probability
-from assay_faithfulness.answer_question import question_info
+from assay_faithfulness.answer_question import AUXILIARIES, OPTION_WORDS, question_info
 from assay_faithfulness.answer_relation import Found, name_margin, number_kind, number_margin
-from assay_faithfulness.answer_text import TextInfo, text_info
+from assay_faithfulness.answer_text import TextInfo, split_words, text_info
 from assay_faithfulness.base import HeuristicMetric, Measured, Signal
 from assay_faithfulness.codes import INVALID_SAMPLE, MISSING_ANSWER
 from assay_faithfulness.evidence import (
@@ -90,8 +95,12 @@ CLAIM_THRESHOLD = 0.9
 threshold: on the design rows it passes 98.8% of right answers and fails 97.6% of invented
 ones."""
 NEGATION_WORDS = 3
-"""Negation is compared only for a claim of at least this many content words (a bare name
-states nothing to negate)."""
+"""Negation is compared only for a claim of at least this many content words outside its names
+and numbers (a bare name states nothing to negate: "Saturday Night Live" is no negated "Not
+Ready for Prime Time Players")."""
+OFF_QUESTION_FACTOR = 0.5
+"""Factor of every claim of an answer to a wh-question that has no content word ("After" to
+"what other town?") or that names neither option of a choice question ("A or B?")."""
 NEGATION_CHECK = 0.5
 """Negation is compared only for a claim whose best sentence holds at least this share of its
 content words (otherwise the sentence does not state the claim anyway)."""
@@ -145,6 +154,7 @@ class _Analysis:
         self.contexts = contexts
         self.infos = [text_info(context) for context in contexts]
         self.answer_content = info.content_stems()
+        self.off_question = self._off_question()
 
     def evidence(self) -> AnswerEvidence:
         claims = [self._claim(index) for index in range(len(self.info.sentences))]
@@ -170,15 +180,18 @@ class _Analysis:
         for item_factor, items in self._items(first, end):
             factor = min(factor, item_factor)
             unsupported.extend(items)
+        if self.off_question is not None:
+            factor *= OFF_QUESTION_FACTOR
+            unsupported.append(self.off_question)
         if polar:
             item_factor, item = self._polarity(info.raw[first])
             factor *= item_factor
             if item is not None:
                 unsupported.append(item)
-        if len(content) >= NEGATION_WORDS and span is not None and tokens >= NEGATION_CHECK:
+        stated = self._stated_words(words)
+        if stated >= NEGATION_WORDS and span is not None and tokens >= NEGATION_CHECK:
             words_said = [info.raw[i] for i in words]
-            stated = self._span_words(span)
-            if is_negated(words_said) != is_negated(stated):
+            if is_negated(words_said) != is_negated(self._span_words(span)):
                 factor *= NEGATION_FACTOR
                 unsupported.append(_negation_item(is_negated(words_said), span))
         unsupported.extend(self._missing_terms(words))
@@ -193,6 +206,32 @@ class _Analysis:
             unsupported=tuple(unsupported),
         )
         return claim, max(len(content), 1)
+
+    def _off_question(self) -> UnsupportedItem | None:
+        """What makes the whole answer no answer to a wh-question: it has no content word, or
+        it names neither option of a choice question that ends on its options ("..., A or
+        B?"); None when neither holds (or for a question that opens like a yes/no one: "Are
+        X and Y members of bands which...?")."""
+        asked = self.asked
+        raw = asked.info.raw
+        if asked.expects == "yes-no" or not raw or raw[0].lower() in AUXILIARIES:
+            return None
+        text = self.info.text.strip()
+        if asked.options and _ends_on_options(self.question):
+            if any(self.answer_content & option for option in asked.options):
+                return None
+            reason = "The answer names neither option the question offers."
+            return UnsupportedItem("relation", text, reason)
+        if not self.answer_content:
+            reason = "The answer has no content word to answer the question with."
+            return UnsupportedItem("relation", text, reason)
+        return None
+
+    def _stated_words(self, words: range) -> int:
+        """How many content words of ``words`` stand outside the answer's names and numbers."""
+        info = self.info
+        spans = [*info.names, *((n.first, n.end) for n in info.numbers)]
+        return sum(1 for i in words if info.content[i] and not any(a <= i < b for a, b in spans))
 
     def _best_sentence(self, content: list[str]) -> tuple[SupportSpan | None, int]:
         best: tuple[int, int, int] | None = None
@@ -348,6 +387,13 @@ class _Analysis:
                 items.append(UnsupportedItem("term", text, "No context has these words."))
                 run = []
         return items
+
+
+def _ends_on_options(question: str) -> bool:
+    """Whether the question ends on its second option: at most :data:`OPTION_WORDS` words after
+    its last " or " ("Ettore or Edoardo Ettore Forti was an Italian painter..." does not)."""
+    tail = question[question.rfind(" or ") + 4 :]
+    return len(split_words(tail)) <= OPTION_WORDS
 
 
 def _relation(
