@@ -31,6 +31,12 @@ from assay import (
     default_registry,
 )
 from assay.jsmath import js_round
+from assay_scorecard.field_checks import (
+    check_config_fields,
+    input_field_check,
+    known_input_keys,
+    report_field_problems,
+)
 from assay_scorecard.input_checks import MISSING_SIGNALS as _CHECKS_MISSING_SIGNALS
 from assay_scorecard.input_checks import check_common_inputs
 from assay_scorecard.policy import ScorecardEvidence
@@ -234,6 +240,9 @@ class Scorer:
                 is_active = None
             plan.append((d, is_active))
         self._plan = tuple(plan)
+        # unknown and misspelled input fields: known from the JSON input format and what the
+        # dimensions that may take part read
+        self._field_check = input_field_check(known_input_keys(d for d, _ in plan))
         self._askers = tuple(ask for _, ask in plan if ask is not None)
         # what scoring needs per set of active dimensions, made when first needed
         self._actives: dict[tuple[bool, ...], _Active] = {}
@@ -334,6 +343,9 @@ class Scorer:
         if warnings and self.strict:
             first = warnings[0]
             raise AssayError(ErrorCode.INVALID_INPUT, first.message, first.path)
+        fields = self._field_check(data)  # (): every key known, every value of its type
+        if fields:  # after the problems the reference reports: strict raises those first
+            report_field_problems(fields, strict=self.strict, code=ErrorCode.INVALID_INPUT)
 
         # every dimension's points, scaled to its weight, summed (in composition order) per tier
         scores: dict[str, Any] = {}
@@ -593,7 +605,13 @@ def create_scorer(
         policy_obj: Policy = registry.get("policy", policy or "threshold-action")
     else:
         policy_obj = policy
-    return Scorer(wire, resolved, policy_obj, preset)
+    scorer = Scorer(wire, resolved, policy_obj, preset)
+    # the caller's config (not the preset's defaults), once its values have been validated
+    fields = check_config_fields(
+        wire, dimensions=scorer.dimensions, policy=scorer.policy, presets=registry.names("preset")
+    )
+    report_field_problems(fields, strict=scorer.strict, code=ErrorCode.INVALID_CONFIG)
+    return scorer
 
 
 # ------------------------------------------------------------------ compute_confidence
