@@ -40,8 +40,13 @@ def registry():
 
 
 def _args(vector: dict) -> tuple[object, list | None, dict]:
+    """The vector's arguments; a vector naming no metrics ran rag-eval-node-ts's seven, which
+    are assay's ``compatible`` profile (assay's own default list is another)."""
     args = list(vector["args"]) + [None] * (3 - len(vector["args"]))
-    return args[0], args[1], dict(args[2] or {})
+    options = dict(args[2] or {})
+    if args[1] is None:
+        options["profile"] = "compatible"
+    return args[0], args[1], options
 
 
 def _known(metrics: list | None) -> list | None:

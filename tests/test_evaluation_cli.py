@@ -44,7 +44,7 @@ def invoke(*args: str):
 
 def test_json_output_with_the_seven_metrics(plugins):
     plugins("evaluation,faithfulness")
-    code, out, _ = invoke(str(DATA), "--json")
+    code, out, _ = invoke(str(DATA), "--profile", "compatible", "--json")
     lines = [json.loads(line) for line in out.splitlines()]
     assert code == 1
     assert [line["id"] for line in lines[:-1]] == [f"rag-{i}" for i in range(1, 7)]

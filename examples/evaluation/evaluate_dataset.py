@@ -1,5 +1,5 @@
-"""Evaluate a small RAG dataset with the seven heuristic metrics, then re-judge it at new
-thresholds without recomputing anything, and compare it with a baseline.
+"""Evaluate a small RAG dataset with the seven heuristic metrics (profile ``compatible``), then
+re-judge it at new thresholds without recomputing anything, and compare it with a baseline.
 
 Prints:
   * one line per sample: id, composite score, pass/fail, and the metric that scored lowest;
@@ -24,7 +24,7 @@ DATA = Path(__file__).parent / "data" / "rag_answers.jsonl"
 
 def main() -> None:
     samples = [json.loads(line) for line in DATA.read_text("utf-8").splitlines() if line]
-    batch = evaluate_batch(samples)
+    batch = evaluate_batch(samples, options={"profile": "compatible"})
     for result in batch.results:
         scored = {k: m.score for k, m in result.metrics.items() if m.score is not None}
         lowest = min(scored, key=lambda k: scored[k])
@@ -53,7 +53,9 @@ def main() -> None:
     )
     baseline = batch_to_wire(batch, with_results=False)
     baseline["aggregates"]["faithfulness"]["mean"] += 0.1
-    compared = evaluate_batch(samples, options={"baselineResult": baseline})
+    compared = evaluate_batch(
+        samples, options={"profile": "compatible", "baselineResult": baseline}
+    )
     for regression in compared.regressed:
         print(
             f"regression: {regression.metric_id} {regression.baseline_mean:.3f} -> "

@@ -41,8 +41,9 @@ def evaluate(
     :param sample: an :class:`~assay.EvalSample` or its JSON shape.
     :param metrics: metrics in run order: registry ids (snake_case, or the camelCase of the
         JSON input format) or :class:`~assay.Metric` objects, which need no registration;
-        ``None`` uses the registry's ``metric-set`` named ``default``, else every registered
-        metric.
+        ``None`` uses ``options.profile`` when given, else
+        :data:`~assay_evaluation.DEFAULT_METRICS` when they are all registered, else the
+        registry's ``metric-set`` named ``default``, else every registered metric.
     :param options: :class:`EvaluateOptions` or a mapping of them (snake_case or camelCase keys).
     :param registry: where metrics and judges are looked up (default: the process registry).
     :param column_map: sample field -> key, for keys that are neither the JSON input format's

@@ -104,16 +104,22 @@ class Gate:
 
     def check(self, batch: BatchEvalResult) -> GateVerdict:
         """The verdict on ``batch``. Exit code 2 (nothing was decided) when the batch has no
-        sample, when no metric could score any sample, or when the regression gate has no
-        baseline; 1 when a rule fails; else 0."""
+        sample, when no metric could score any sample, when the regression gate has no
+        baseline, or when a baseline was given that holds none of the batch's metrics (a
+        baseline of another metric list would compare nothing); 1 when a rule fails; else 0."""
         verdict = self.check_errors(batch)
         if verdict.exit_code == ExitCode.USAGE:
             return verdict
         reasons = list(verdict.reasons)
-        if self.fail_on == "regression":
-            if batch.regressions is None:
-                return GateVerdict.usage("the regression gate needs a baseline to compare with")
-        else:
+        if self.fail_on == "regression" and batch.regressions is None:
+            return GateVerdict.usage("the regression gate needs a baseline to compare with")
+        if batch.regressions == ():
+            return GateVerdict.usage(
+                f"the baseline holds none of the metrics evaluated ({', '.join(batch.aggregates)})"
+                ", so nothing was compared: evaluate the baseline's metrics (--profile "
+                "compatible for the seven of rag-eval-node-ts 0.3) or save a new baseline"
+            )
+        if self.fail_on != "regression":
             reasons += self._threshold_reasons(batch, metric_counts(batch))
         reasons += [
             f"{metric_label(r.metric_id)} regressed: mean {r.baseline_mean:.3f} -> "

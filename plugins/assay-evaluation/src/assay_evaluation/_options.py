@@ -149,8 +149,9 @@ class EvaluateOptions:
             flags), so a run over a million samples, or the resume of one, holds no explanations,
             signals or samples; ``BatchEvalResult.results`` is then empty (the full results are
             in ``output``).
-        profile: a named list of metrics used when ``metrics`` is not given (``"compatible"``:
-            the seven metrics of rag-eval-node-ts 0.3; a registry ``metric-set`` of that name
+        profile: a named list of metrics used when ``metrics`` is not given (``"default"`` or
+            ``"grounded"``: ``answer_support`` and ``claim_support``; ``"compatible"``: the
+            seven metrics of rag-eval-node-ts 0.3; a registry ``metric-set`` of that name
             also counts); ``None`` (default) uses the default list.
         timestamp: an ISO-8601 date-time stamped on every result evaluated in this call
             (``EvalResult.timestamp``); ``None`` (default) stamps nothing. Never read from a

@@ -255,7 +255,8 @@ def resolve_plan(
 
     :raises AssayError: ``UNKNOWN_METRIC`` for an id (in ``metrics``, ``thresholds``,
         ``composite_weights`` or ``metric_modes``) that names no registered metric of the needed
-        kind; ``JUDGE_MISCONFIGURED`` when a metric runs in llm mode without a usable judge;
+        kind; ``JUDGE_MISCONFIGURED`` when a metric runs in llm mode without a usable judge,
+        or when llm or hybrid mode, with no metrics named, would run no judge-backed metric;
         ``INVALID_THRESHOLD`` for a metric whose default threshold is outside [0, 1];
         ``INVALID_PLUGIN_OBJECT`` for a metric or judge that is a class instead of an instance,
         or an object given as a metric that lacks a member of the protocol.
@@ -314,6 +315,15 @@ def resolve_plan(
             kind = "llm-metric" if mode == "llm" else "Metric"
             refuse_class(metric, kind, path, _provider(registry, found, mode))
         steps.append(_step(found, metric, mode, thresholds, weights, metric_id))
+    if metrics is None and options.mode != "heuristic" and not any(s.mode == "llm" for s in steps):
+        raise AssayError(
+            Code.JUDGE_MISCONFIGURED,
+            f"mode {options.mode!r} would judge nothing: no metric of the list "
+            f"({', '.join(ids)}) has a judge-backed implementation; name the metrics to judge "
+            "(metrics, --metrics faithfulness,answer_relevance) or a profile (--profile "
+            "compatible)",
+            "options.mode",
+        )
     return EvaluationPlan(
         steps=tuple(steps),
         composite_threshold=options.composite_threshold,
