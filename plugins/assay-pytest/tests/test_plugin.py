@@ -166,6 +166,37 @@ def test_baseline_file_is_written_then_compared(pytester, data):
     )
 
 
+def test_a_baseline_of_other_metrics_fails_instead_of_comparing_nothing(pytester, data):
+    pytester.makepyfile(
+        """
+        def test_regression(assay_gate):
+            batch = assay_gate.evaluate("golden.jsonl", ["support"])
+            assay_gate.assert_no_regression(batch, "assay-baseline.json")
+        """
+    )
+    baseline = {"aggregates": {"faithfulness": {"mean": 0.4}, "answerRelevance": {"mean": 0.3}}}
+    (pytester.path / "assay-baseline.json").write_text(json.dumps(baseline))
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*the baseline assay-baseline.json holds none of the metrics evaluated (support; "
+            "it holds answer_relevance, faithfulness), so nothing would be compared*"
+        ]
+    )
+
+
+def test_the_gate_runs_the_default_metric_list():
+    pytest.importorskip("assay_faithfulness", reason="the default metrics are assay-faithfulness's")
+    from assay_evaluation import DEFAULT_METRICS
+    from assay_pytest import EvalGate
+
+    gate = EvalGate(registry=assay.build_registry(env={"ASSAY_PLUGINS": "faithfulness"}))
+    batch = gate.evaluate([GOOD, BAD])
+    assert list(batch.aggregates) == list(DEFAULT_METRICS)
+    assert [r.passed for r in batch.results] == [True, False]
+
+
 def test_a_metric_error_fails_the_gate_unless_allowed(pytester, data):
     pytester.makepyfile(
         """

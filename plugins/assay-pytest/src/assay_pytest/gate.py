@@ -14,12 +14,14 @@ from assay_evaluation import (
     BatchEvalResult,
     Gate,
     GateVerdict,
+    baseline_means,
     batch_to_wire,
     error_of,
     evaluate_batch,
     metric_label,
     read_samples,
     replay_thresholds,
+    snake_case,
     status_of,
 )
 
@@ -198,8 +200,9 @@ class EvalGate:
         instead and the check passes, unless the batch holds errors (a baseline of failed judge
         calls is no reference).
 
-        :raises GateFailure: when a metric regressed or errored, or the file is missing (the
-            message says how to create it).
+        :raises GateFailure: when a metric regressed or errored, the file is missing (the
+            message says how to create it), or the baseline holds none of the batch's metrics
+            (nothing would be compared: a baseline of another metric list).
         :raises assay.AssayError: ``MALFORMED_INPUT`` when there is no sample or no score at
             all.
         """
@@ -219,6 +222,7 @@ class EvalGate:
                 f"no baseline at {path}; run pytest with --assay-update-baseline to create it"
             )
         baseline = json.loads(path.read_text(encoding="utf-8"))
+        _check_shared_metrics(batch, baseline_means(baseline), path)
         compared = replay_thresholds(batch, baseline=baseline, regression_threshold=threshold)
         lines = [
             f"regression {r.metric_id}: mean {r.baseline_mean:.3f} -> {r.current_mean:.3f} "
@@ -227,3 +231,22 @@ class EvalGate:
         ]
         if lines:
             raise GateFailure(f"assay: regression against {path}:\n  " + "\n  ".join(lines))
+
+
+def _check_shared_metrics(
+    batch: BatchEvalResult, baseline: Mapping[str, float], path: Path
+) -> None:
+    """Fail when the baseline holds none of the batch's metrics: every comparison would be
+    skipped and the gate would pass having checked nothing (a baseline written for another
+    metric list, such as the seven of rag-eval-node-ts 0.3 before the default list changed)."""
+    ran = list(batch.aggregates)
+    stored = {snake_case(metric_id) for metric_id in baseline}
+    if any(metric_id in stored for metric_id in ran):
+        return
+    raise GateFailure(
+        f"assay: the baseline {path} holds none of the metrics evaluated "
+        f"({', '.join(ran)}; it holds {', '.join(sorted(stored)) or 'none'}), so nothing "
+        "would be compared: evaluate the baseline's metrics (for the seven of "
+        "rag-eval-node-ts 0.3, options={'profile': 'compatible'}) or rewrite it with "
+        "--assay-update-baseline"
+    )
