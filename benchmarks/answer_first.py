@@ -11,11 +11,14 @@ HaluEval shape).
    and the median over all passes. The whole call
    is timed: checking the record, the text detector, the mapping, the candidates and the
    scorecard. For the breakdown, the same records through
-   ``assay_faithfulness.analyze_answer`` alone, and ``compute_confidence`` alone on the
+   ``assay_faithfulness.analyze_answer`` alone; checking the record, mapping its (already
+   found) evidence and making its candidates alone; and ``compute_confidence`` alone on the
    signals the first pass derived.
 2. JSON Lines: the records written as answer-record lines to a temporary file and scored by
-   ``assay_scorecard.score_jsonl`` into /dev/null with 0 workers (this process) and with
-   --workers processes; records per second, the median of --repeat runs.
+   ``assay_scorecard.score_jsonl`` (what ``assay score --jsonl`` runs) into /dev/null, in a
+   fresh process each time, with 0 workers (that process) and with --workers processes;
+   records per second from the first line read to the last written, the median of --repeat
+   runs.
 3. Decisions: the held-out rows 2,000-4,999 (the rows the detector was not tuned on), every
    right and every hallucinated answer scored the same way; how many of each were answered,
    reviewed and abstained on. With the passage as a plain string there is no retrieval score,
@@ -30,8 +33,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -39,9 +43,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from assay_answer import score_answer
+from assay_answer import reading_from_evidence, score_answer
 from assay_faithfulness import analyze_answer
-from assay_scorecard import compute_confidence, score_jsonl
+from assay_scorecard import candidate_signals, compute_confidence, read_answer_record
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "halueval_qa_dev.jsonl"
 
@@ -90,16 +94,31 @@ def show(title: str, passes: list[list[int]]) -> None:
     )
 
 
+_STREAM = """
+import os, sys, time
+from assay_scorecard import score_jsonl
+with open(sys.argv[1], "rb") as source, open(os.devnull, "wb") as sink:
+    start = time.perf_counter()
+    summary = score_jsonl(source, sink, workers=int(sys.argv[2]))
+    elapsed = time.perf_counter() - start
+assert summary.failed == 0, summary
+print(summary.rows / elapsed)
+"""
+
+
 def stream_rate(path: Path, workers: int, repeat: int) -> float:
+    """Records per second of ``score_jsonl`` on ``path``, each run in a fresh process (timed
+    from the first line read to the last written: start-up and imports are left out), the
+    median of ``repeat`` runs."""
     rates = []
-    count = sum(1 for _ in path.open(encoding="utf-8"))
     for _ in range(repeat):
-        with path.open("rb") as source, open(os.devnull, "wb") as sink:
-            start = time.perf_counter()
-            summary = score_jsonl(source, sink, workers=workers)
-            elapsed = time.perf_counter() - start
-        assert summary.rows == count and summary.failed == 0, summary
-        rates.append(count / elapsed)
+        done = subprocess.run(
+            [sys.executable, "-c", _STREAM, str(path), str(workers)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        rates.append(float(done.stdout))
     return statistics.median(rates)
 
 
@@ -144,6 +163,14 @@ def main() -> None:
             lambda r: analyze_answer(r["question"], r["answer"], r["contexts"]), items, args.repeat
         ),
     )
+    found = {id(r): analyze_answer(r["question"], r["answer"], r["contexts"]) for r in items}
+
+    def the_rest(record: dict[str, Any]) -> None:
+        answer = read_answer_record(record)
+        reading_from_evidence(found[id(record)], answer, "answer-support")
+        candidate_signals(answer.contexts)
+
+    show("  of which the record and the mapping", per_call(the_rest, items, args.repeat))
     signals = [score_answer(r["question"], r["answer"], r["contexts"]).inputs for r in items]
     config = {"preset": "grounded-v1"}
     show(
