@@ -282,6 +282,7 @@ def test_it_is_deterministic_with_cold_or_warm_caches() -> None:
         text.text_info,
         answer_question.question_info,
         answer_relation._readers,
+        answer_relation._name_sites,
         answer_relation._name_table,
         answer_relation._number_table,
         answer_polarity.yes_probability,
@@ -344,3 +345,33 @@ def test_the_feature_weights_follow_the_features() -> None:
     number = reader.info.numbers[0]
     features = reader.number_features(number.first, number.end, number.role)
     assert list(features) == list(answer_relation.NUMBER_WEIGHTS)
+
+
+@pytest.mark.parametrize(
+    ("question", "passage"),
+    [(THICKE_Q, THICKE), (OBEROI_Q, OBEROI), (JENKINS_Q, JENKINS), (SAVAGE_Q, SAVAGE)],
+)
+def test_the_lazily_fitted_name_table_finds_the_rival_of_fitting_every_name(
+    question: str, passage: str
+) -> None:
+    table = answer_relation._NameTable(question, (passage,))
+    reader = answer_relation._readers(question, (passage,))[0]
+    fits = [reader.name_fit(site.first, site.end) for _, site in table.entries]
+    assert all(fit <= bound for fit, bound in zip(fits, table.bounds, strict=True))
+    for index, (_, site) in enumerate(table.entries):
+        answer = site.content
+        eligible = [
+            (fit, i)
+            for i, (fit, (_, other)) in enumerate(zip(fits, table.entries, strict=True))
+            if not other.content & answer
+            and not (other.first < site.end and site.first < other.end)
+        ]
+        found = [answer_relation.Found(0, site.first, site.end)]
+        rival = table.rival(answer, found)
+        if not eligible:
+            assert rival is None
+            continue
+        best = max(eligible, key=lambda pair: pair[0])
+        _, other = table.entries[best[1]]
+        assert rival == (best[0], answer_relation.Found(0, other.first, other.end))
+        assert table.place_fit(found[0]) == fits[index]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import compress
 
 from assay_faithfulness.answer_text import (
     NAME_PATTERN,
@@ -171,26 +172,25 @@ class QuestionInfo:
     )
 
     def __init__(self, question: str) -> None:
-        info = self.info = TextInfo(question.strip())
-        lowered = [word.lower() for word in info.raw]
-        words = info.raw
-        self.content = info.content_stems()
+        stripped = question.strip()
+        info = self.info = TextInfo(stripped)
+        words, word_stems, mask = info.raw, info.stems, info.content
+        lowered = [word.lower() for word in words]
+        self.content = frozenset(compress(word_stems, mask))
         slot = _slot(lowered)
         distances: dict[str, int] = {}
-        mask = info.content
-        for index, (word, word_stem) in enumerate(zip(words, info.stems, strict=True)):
-            if not mask[index]:
-                continue
-            distance = abs(index - slot)
-            if index > 0 and word[0].isupper():
+        for index in compress(range(len(words)), mask):
+            distance = index - slot if index >= slot else slot - index
+            if index and words[index][0].isupper():
                 distance += NAME_WORD_SHIFT
+            word_stem = word_stems[index]
             if distance < distances.get(word_stem, distance + 1):
                 distances[word_stem] = distance
         self.slot_distance = distances
         self.type_words = frozenset(_type_words(lowered, info, slot))
         self.focus = frozenset(_focus_words(lowered, info, slot))
         self.expects = _expects(lowered, slot, self.type_words)
-        self.options = _options(question.strip()) if self.expects != "yes-no" else ()
+        self.options = _options(stripped) if self.expects != "yes-no" and " or " in stripped else ()
         self.numbers = frozenset(number_value(n) for n in _NUMBER.findall(question))
 
 
@@ -211,9 +211,10 @@ def _type_words(lowered: list[str], info: TextInfo, slot: int) -> list[str]:
     starts = []
     if slot < len(lowered) and lowered[slot] in ("what", "which", "whose"):
         starts.append(slot + 1)
-    for index in range(len(lowered) - 2):
-        if lowered[index] == "name" and lowered[index + 1] == "of":
-            starts.append(index + 2)
+    if "name" in lowered:
+        for index in range(len(lowered) - 2):
+            if lowered[index] == "name" and lowered[index + 1] == "of":
+                starts.append(index + 2)
     for start in starts:
         index = start
         while index < len(lowered) and lowered[index] in _DETERMINERS:

@@ -134,35 +134,87 @@ def is_year(value: str) -> bool:
     return len(value) == 4 and value.isdigit() and "1000" <= value <= "2099"
 
 
+class _Site(NamedTuple):
+    """What the fit of a name needs of its place in a context and that no question changes."""
+
+    first: int
+    end: int
+    sentence: int
+    own: frozenset[str]
+    content: frozenset[str]
+    parenthesised: bool
+    after_by: bool
+    quoted: bool
+    nationality: bool
+    copula: int | None
+
+
+def _site(info: TextInfo, first: int, end: int) -> _Site:
+    """The :class:`_Site` of words ``first`` to ``end - 1`` of ``info``."""
+    sentence = info.sentence_of[first]
+    after_by = first > 0 and info.sentence_of[first - 1] == sentence and info.raw[first - 1] == "by"
+    return _Site(
+        first,
+        end,
+        sentence,
+        frozenset(info.stems[first:end]),
+        info.content_stems(first, end),
+        info.layout.in_parentheses[first],
+        after_by,
+        _quoted(info, first, end),
+        _is_nationality(info, first, end),
+        _subject_copula(info, first, end),
+    )
+
+
+@lru_cache(maxsize=4096)
+def _name_sites(context: str) -> tuple[_Site, ...]:
+    """The :class:`_Site` of every name of a context, in order (memoized by text)."""
+    info = text_info(context)
+    return tuple(_site(info, name.first, name.end) for name in info.names)
+
+
 class _Reader:
     """One question read against one context: where the question's words stand there."""
 
-    __slots__ = ("asked", "distance", "focus", "info", "kinds", "sentence_hits", "weight")
+    __slots__ = (
+        "asked",
+        "discount",
+        "focus",
+        "info",
+        "kinds",
+        "sentence_hits",
+        "slot_bound",
+        "weight",
+    )
 
     def __init__(self, asked: QuestionInfo, info: TextInfo) -> None:
         self.asked = asked
         self.info = info
         self.weight: dict[str, float] = {}
-        self.distance: dict[str, int] = {}
+        self.discount: dict[str, float] = {}
         positions = info.positions
         sentence_of = info.sentence_of
+        self.sentence_hits: dict[int, list[tuple[int, str]]] = {}
+        # sentence -> the most ``slot`` a name of it can reach: every question word of the
+        # sentence at distance 0
+        self.slot_bound: dict[int, float] = {}
+        hits, bound = self.sentence_hits, self.slot_bound
         for word_stem, distance in asked.slot_distance.items():
-            holding = len({sentence_of[i] for i in positions.get(word_stem, ())})
+            places = positions.get(word_stem, [])
+            sentences = [sentence_of[i] for i in places]
+            holding = set(sentences)
             # a life-span word ("born") counts even where no sentence has it: "(1900 – 1980)"
-            if holding or word_stem in _LIFE_STEMS:
-                self.weight[word_stem] = 1.0 / max(holding, 1)
-                self.distance[word_stem] = distance
-        sentences = len(info.sentences)
-        self.sentence_hits: list[list[tuple[int, str]]] = [[] for _ in range(sentences)]
-        self.kinds: list[list[int]] = [[] for _ in range(sentences)]
-        self.focus: list[list[int]] = [[] for _ in range(sentences)]
-        for word_stem in self.weight:
-            for index in positions.get(word_stem, ()):
-                self.sentence_hits[sentence_of[index]].append((index, word_stem))
-        for stems, places in ((asked.type_words, self.kinds), (asked.focus, self.focus)):
-            for word_stem in stems:
-                for index in positions.get(word_stem, ()):
-                    places[sentence_of[index]].append(index)
+            if not holding and word_stem not in _LIFE_STEMS:
+                continue
+            weight = self.weight[word_stem] = 1.0 / max(len(holding), 1)
+            discount = self.discount[word_stem] = 1.0 + distance / QUESTION_REACH
+            for sentence in holding:
+                bound[sentence] = bound.get(sentence, 0.0) + weight / discount
+            for index, sentence in zip(places, sentences, strict=True):
+                hits.setdefault(sentence, []).append((index, word_stem))
+        self.kinds = _places(asked.type_words, positions, sentence_of)
+        self.focus = _places(asked.focus, positions, sentence_of)
 
     def _distances(
         self, first: int, end: int, own: frozenset[str], copula: int | None, role: str = ""
@@ -174,7 +226,7 @@ class _Reader:
             for word_stem in LIFE_WORDS[role]:
                 if word_stem in self.weight:
                     found[word_stem] = 0
-        hits = self.sentence_hits[info.sentence_of[first]]
+        hits = self.sentence_hits.get(info.sentence_of[first])
         if not hits:
             return found
         layout = info.layout
@@ -194,57 +246,67 @@ class _Reader:
         return found
 
     def _slot(self, distances: dict[str, int], reach: float) -> float:
-        weight, asked = self.weight, self.distance
-        return sum(
-            weight[s] / (1.0 + d / reach) / (1.0 + asked[s] / QUESTION_REACH)
-            for s, d in distances.items()
-        )
+        weight, discount = self.weight, self.discount
+        return sum([weight[s] / (1.0 + d / reach) / discount[s] for s, d in distances.items()])
 
     def name_fit(self, first: int, end: int) -> float:
         """The fit of the name at words ``first`` to ``end - 1``."""
-        return float(sum(map(mul, _NAME_WEIGHT_LIST, self._name_vector(first, end))))
+        site = _site(self.info, first, end)
+        return _name_fit(self.name_slot(site), self.name_vectors([site])[0])
 
     def name_features(self, first: int, end: int) -> dict[str, float]:
         """The features of the name at words ``first`` to ``end - 1`` (module docstring)."""
-        return dict(zip(NAME_WEIGHTS, self._name_vector(first, end), strict=True))
+        site = _site(self.info, first, end)
+        vector = (self.name_slot(site), *self.name_vectors([site])[0][1:])
+        return dict(zip(NAME_WEIGHTS, vector, strict=True))
 
-    def _name_vector(self, first: int, end: int) -> tuple[float, ...]:
-        """The features of a name, in the order of :data:`NAME_WEIGHTS`."""
+    def name_slot(self, site: _Site) -> float:
+        """The ``slot`` feature of the name at ``site``."""
+        if site.sentence not in self.sentence_hits:
+            return 0.0
+        distances = self._distances(site.first, site.end, site.own, site.copula)
+        return self._slot(distances, SLOT_REACH)
+
+    def name_vectors(self, sites: Sequence[_Site]) -> list[tuple[float, ...]]:
+        """The features of each name, in the order of :data:`NAME_WEIGHTS`, with ``slot`` at
+        its bound (:attr:`slot_bound`): the one feature that costs a walk over the sentence."""
         info = self.info
         asked = self.asked
-        sentence = info.sentence_of[first]
-        hits = self.sentence_hits[sentence]
-        kinds = self.kinds[sentence]
-        copula = _subject_copula(info, first, end) if hits or kinds else None
-        slot = 0.0
-        if hits:
-            own = frozenset(info.stems[first:end])
-            slot = self._slot(self._distances(first, end, own, copula), SLOT_REACH)
-        typed = bool(kinds) and _within(kinds, first, end, TYPE_REACH)
-        described = bool(kinds) and copula is not None and _in_predicate(info, copula, kinds)
-        focus = self.focus[sentence]
-        focused = bool(focus) and _within(focus, first, end, FOCUS_REACH)
-        after_by = first > 0 and info.sentence_of[first - 1] == sentence
-        after_by = after_by and info.raw[first - 1] == "by" and asked.expects == "person"
-        quoted = bool(asked.type_words & WORK_WORDS) and _quoted(info, first, end)
-        nationality = end - first == 1 and _is_nationality(info, first, end)
+        by_person = asked.expects == "person"
+        work = bool(asked.type_words & WORK_WORDS)
         asks_nationality = asked.expects == "nationality"
-        option = 0.0
-        if asked.options:
-            content = info.content_stems(first, end)
-            option = 1.0 if any(content & choice for choice in asked.options) else -1.0
-        return (
-            slot,
-            1.0 if info.layout.in_parentheses[first] else 0.0,
-            1.0 if typed else 0.0,
-            1.0 if described else 0.0,
-            1.0 if focused else 0.0,
-            1.0 if after_by else 0.0,
-            1.0 if quoted else 0.0,
-            1.0 if nationality and asks_nationality else 0.0,
-            1.0 if nationality and not asks_nationality else 0.0,
-            option,
-        )
+        options = asked.options
+        kinds_of, focus_of = self.kinds, self.focus
+        vectors: list[tuple[float, ...]] = []
+        bounds = self.slot_bound
+        for site in sites:
+            first, end, sentence, copula = site.first, site.end, site.sentence, site.copula
+            kinds = kinds_of.get(sentence)
+            typed = described = False
+            if kinds:
+                typed = _within(kinds, first, end, TYPE_REACH)
+                described = copula is not None and _in_predicate(info, copula, kinds)
+            focus = focus_of.get(sentence)
+            focused = focus is not None and _within(focus, first, end, FOCUS_REACH)
+            option = 0.0
+            if options:
+                option = 1.0 if any(site.content & choice for choice in options) else -1.0
+            nationality = site.nationality
+            vectors.append(
+                (
+                    bounds.get(sentence, 0.0),
+                    1.0 if site.parenthesised else 0.0,
+                    1.0 if typed else 0.0,
+                    1.0 if described else 0.0,
+                    1.0 if focused else 0.0,
+                    1.0 if site.after_by and by_person else 0.0,
+                    1.0 if site.quoted and work else 0.0,
+                    1.0 if nationality and asks_nationality else 0.0,
+                    1.0 if nationality and not asks_nationality else 0.0,
+                    option,
+                )
+            )
+        return vectors
 
     def number_fit(self, first: int, end: int, role: str) -> float:
         """The fit of the number at words ``first`` to ``end - 1`` with life-span ``role``."""
@@ -258,16 +320,27 @@ class _Reader:
         """The features of a number, in the order of :data:`NUMBER_WEIGHTS`."""
         info = self.info
         sentence = info.sentence_of[first]
-        hits = self.sentence_hits[sentence]
+        hits = self.sentence_hits.get(sentence, [])
         copula = _subject_copula(info, first, end) if hits else None
         distances = self._distances(first, end, frozenset(), copula, role)
-        focus = self.focus[sentence]
-        focused = bool(focus) and _within(focus, first, end, FOCUS_REACH)
+        focus = self.focus.get(sentence)
+        focused = focus is not None and _within(focus, first, end, FOCUS_REACH)
         return (
             self._slot(distances, NUMBER_REACH),
             1.0 if focused else 0.0,
             sum(self.weight[s] for _, s in hits),
         )
+
+
+def _places(
+    words: frozenset[str], positions: dict[str, list[int]], sentence_of: list[int]
+) -> dict[int, list[int]]:
+    """Sentence -> the indices of its words with a stem among ``words``."""
+    places: dict[int, list[int]] = {}
+    for word_stem in words:
+        for index in positions.get(word_stem, ()):
+            places.setdefault(sentence_of[index], []).append(index)
+    return places
 
 
 def _within(places: list[int], first: int, end: int, reach: int) -> bool:
@@ -346,18 +419,83 @@ def _readers(question: str, contexts: tuple[str, ...]) -> tuple[_Reader, ...]:
     return tuple(_Reader(asked, text_info(context)) for context in contexts)
 
 
+def _name_fit(slot: float, vector: tuple[float, ...]) -> float:
+    """A name's fit from its ``slot`` and its other features (``vector[1:]``)."""
+    return float(sum(map(mul, _NAME_WEIGHT_LIST, (slot, *vector[1:]))))
+
+
+_BOUND_SLACK = 1e-9
+"""Added to a name's bound of its fit: the bound and the fit are sums of the same terms in
+another order, and may differ in their last bits."""
+
+
+class _NameTable:
+    """The names of the contexts that do not merely repeat the question, each fitted on first
+    need. A name's fit is at most its *bound*, its fit with ``slot`` at its sentence's bound
+    (:attr:`_Reader.slot_bound`), so the best fit among some names is found without fitting
+    the names whose bound is below the best fit found: the result is the one of fitting
+    every name, at a fraction of the cost."""
+
+    __slots__ = ("bounds", "entries", "fits", "order", "places", "readers", "vectors")
+
+    def __init__(self, question: str, contexts: tuple[str, ...]) -> None:
+        self.readers = readers = _readers(question, contexts)
+        self.entries: list[tuple[int, _Site]] = []
+        self.vectors: list[tuple[float, ...]] = []
+        for index, reader in enumerate(readers):
+            asked = reader.asked.content
+            sites = [
+                s for s in _name_sites(contexts[index]) if s.content and not s.content <= asked
+            ]
+            self.entries += [(index, site) for site in sites]
+            self.vectors += reader.name_vectors(sites)
+        weights = _NAME_WEIGHT_LIST
+        self.bounds = [sum(map(mul, weights, v)) + _BOUND_SLACK for v in self.vectors]
+        self.order = sorted(range(len(self.entries)), key=lambda i: -self.bounds[i])
+        self.places = {(c, site.first, site.end): i for i, (c, site) in enumerate(self.entries)}
+        self.fits: dict[int, float] = {}
+
+    def fit(self, index: int) -> float:
+        """The fit of name ``index`` (memoized)."""
+        fit = self.fits.get(index)
+        if fit is None:
+            context, site = self.entries[index]
+            slot = self.readers[context].name_slot(site)
+            fit = self.fits[index] = _name_fit(slot, self.vectors[index])
+        return fit
+
+    def place_fit(self, place: Found) -> float:
+        """The fit of the name at ``place`` (one of the table's, or any run of words)."""
+        index = self.places.get(place)
+        if index is None:
+            return self.readers[place.context].name_fit(place.first, place.end)
+        return self.fit(index)
+
+    def rival(self, answer: frozenset[str], found: Sequence[Found]) -> tuple[float, Found] | None:
+        """The best fit of a name sharing no stem of ``answer`` and overlapping no place of
+        ``found`` (the first in text order among equal fits), with its place; None if none."""
+        best = -1
+        best_fit = 0.0
+        bounds = self.bounds
+        for index in self.order:
+            if best >= 0 and bounds[index] < best_fit:
+                break
+            context, site = self.entries[index]
+            if site.content & answer or _overlaps(context, site.first, site.end, found):
+                continue
+            fit = self.fit(index)
+            if best < 0 or fit > best_fit or (fit == best_fit and index < best):
+                best, best_fit = index, fit
+        if best < 0:
+            return None
+        context, site = self.entries[best]
+        return best_fit, Found(context, site.first, site.end)
+
+
 @lru_cache(maxsize=256)
-def _name_table(question: str, contexts: tuple[str, ...]) -> tuple[_Entry, ...]:
-    """Every name of the contexts that does not merely repeat the question, with its fit."""
-    entries = []
-    for index, reader in enumerate(_readers(question, contexts)):
-        info = reader.info
-        for name in info.names:
-            content = info.content_stems(name.first, name.end)
-            if content and not content <= reader.asked.content:
-                fit = reader.name_fit(name.first, name.end)
-                entries.append(_Entry(index, name.first, name.end, fit, content, "", "name"))
-    return tuple(entries)
+def _name_table(question: str, contexts: tuple[str, ...]) -> _NameTable:
+    """The :class:`_NameTable` of the question and contexts."""
+    return _NameTable(question, contexts)
 
 
 @lru_cache(maxsize=256)
@@ -375,14 +513,14 @@ def _number_table(question: str, contexts: tuple[str, ...]) -> tuple[_Entry, ...
     return tuple(entries)
 
 
-def _overlaps(entry: _Entry, found: Sequence[Found]) -> bool:
-    return any(
-        f.context == entry.context and f.first < entry.end and entry.first < f.end for f in found
-    )
+def _overlaps(context: int, first: int, end: int, found: Sequence[Found]) -> bool:
+    """Whether words ``first`` to ``end - 1`` of context ``context`` overlap a place of
+    ``found``."""
+    return any(f.context == context and f.first < end and first < f.end for f in found)
 
 
-def _text(contexts: tuple[str, ...], entry: _Entry) -> str:
-    return text_info(contexts[entry.context]).span_text(entry.first, entry.end)
+def _text(contexts: tuple[str, ...], place: _Entry | Found) -> str:
+    return text_info(contexts[place.context]).span_text(place.first, place.end)
 
 
 def name_margin(
@@ -393,22 +531,12 @@ def name_margin(
     ``answer``: the answer's content stems (a name sharing one is no rival: "Ken" / "Kenneth
     "Ken" Leung")."""
     table = _name_table(question, contexts)
-    rival = max(
-        (e for e in table if not (e.content & answer) and not _overlaps(e, found)),
-        key=lambda e: e.fit,
-        default=None,
-    )
+    rival = table.rival(answer, found)
     if rival is None:
         return None
-    readers = _readers(question, contexts)
-    fits = {(e.context, e.first, e.end): e.fit for e in table}
-    own = max(
-        fits[key]
-        if (key := (f.context, f.first, f.end)) in fits
-        else readers[f.context].name_fit(f.first, f.end)
-        for f in found
-    )
-    return own - rival.fit, _text(contexts, rival)
+    own = max(table.place_fit(f) for f in found)
+    rival_fit, place = rival
+    return own - rival_fit, _text(contexts, place)
 
 
 def number_kind(info: TextInfo, first: int, end: int, value: str) -> str:
@@ -437,7 +565,10 @@ def number_margin(
     of the other numbers of its ``kind`` (:func:`number_kind`: years with years, days with
     days), with that number; None when none competes. ``exclude``: the answer's other numbers."""
     table = _number_table(question, contexts)
-    own = max((e.fit for e in table if e.value == value and _overlaps(e, found)), default=None)
+    own = max(
+        (e.fit for e in table if e.value == value and _overlaps(e.context, e.first, e.end, found)),
+        default=None,
+    )
     rival = max(
         (e for e in table if e.value != value and e.value not in exclude and e.kind == kind),
         key=lambda e: e.fit,

@@ -61,7 +61,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from itertools import pairwise
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import assay
 from assay_faithfulness.analysis import SampleAnalysis, check_contexts
@@ -106,6 +106,7 @@ NEGATION_CHECK = 0.5
 content words (otherwise the sentence does not state the claim anyway)."""
 
 _YES_NO = frozenset(["yes", "no"])
+_T = TypeVar("_T")
 
 
 def analyze_answer(question: str | None, answer: str, contexts: Sequence[str]) -> AnswerEvidence:
@@ -152,8 +153,13 @@ class _Analysis:
         self.asked = question_info(question)
         self.info = info
         self.contexts = contexts
-        self.infos = [text_info(context) for context in contexts]
+        self.infos = infos = [text_info(context) for context in contexts]
+        self.known = [context.positions for context in infos]
         self.answer_content = info.content_stems()
+        self.pairs = [context.pairs for context in infos]
+        # the answer's words that stand in its names and numbers
+        spans = [*info.names, *((n.first, n.end) for n in info.numbers)]
+        self.covered = {i for first, end in spans for i in range(first, end)}
         self.off_question = self._off_question()
 
     def evidence(self) -> AnswerEvidence:
@@ -229,16 +235,15 @@ class _Analysis:
 
     def _stated_words(self, words: range) -> int:
         """How many content words of ``words`` stand outside the answer's names and numbers."""
-        info = self.info
-        spans = [*info.names, *((n.first, n.end) for n in info.numbers)]
-        return sum(1 for i in words if info.content[i] and not any(a <= i < b for a, b in spans))
+        content, covered = self.info.content, self.covered
+        return sum(1 for i in words if content[i] and i not in covered)
 
     def _best_sentence(self, content: list[str]) -> tuple[SupportSpan | None, int]:
         best: tuple[int, int, int] | None = None
         best_count = 0
         for context_index, context in enumerate(self.infos):
             for sentence_index, stems in enumerate(context.sentence_stems):
-                count = sum(1 for s in content if s in stems)
+                count = sum(map(stems.__contains__, content))
                 if count > best_count:
                     best_count = count
                     best = (context_index, *context.sentences[sentence_index])
@@ -252,10 +257,9 @@ class _Analysis:
         if not stems:
             return 1.0
         if len(stems) == 1:
-            return 1.0 if any(stems[0] in c.positions for c in self.infos) else 0.0
+            return 1.0 if any(stems[0] in known for known in self.known) else 0.0
         pairs = list(pairwise(stems))
-        found = sum(1 for a, b in pairs if any(c.adjacent(a, b) for c in self.infos))
-        return found / len(pairs)
+        return _count_held(pairs, self.pairs) / len(pairs)
 
     def _span_words(self, span: SupportSpan) -> list[str]:
         context = self.infos[span.context_index]
@@ -368,17 +372,16 @@ class _Analysis:
 
     def _missing_terms(self, words: range) -> list[UnsupportedItem]:
         """Runs of content words no context has, outside the claim's names and numbers."""
-        info = self.info
-        spans = [(n.first, n.end) for n in info.names] + [(n.first, n.end) for n in info.numbers]
-        covered = {i for first, end in spans for i in range(first, end)}
+        info, covered, known = self.info, self.covered, self.known
+        content, word_stems = info.content, info.stems
         items: list[UnsupportedItem] = []
         run: list[int] = []
         for index in [*words, -1]:
             missing = (
                 index >= 0
                 and index not in covered
-                and info.content[index]
-                and not any(info.stems[index] in c.positions for c in self.infos)
+                and content[index]
+                and not any(word_stems[index] in stems for stems in known)
             )
             if missing:
                 run.append(index)
@@ -387,6 +390,13 @@ class _Analysis:
                 items.append(UnsupportedItem("term", text, "No context has these words."))
                 run = []
         return items
+
+
+def _count_held(items: list[_T], held: list[frozenset[_T]]) -> int:
+    """How many of ``items`` (duplicates counted) one of the sets ``held`` has."""
+    if len(held) == 1:
+        return sum(map(held[0].__contains__, items))
+    return sum(1 for item in items if any(item in one for one in held))
 
 
 def _ends_on_options(question: str) -> bool:

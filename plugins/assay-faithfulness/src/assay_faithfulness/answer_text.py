@@ -23,7 +23,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterator
 from functools import lru_cache
-from itertools import accumulate, compress
+from itertools import accumulate, compress, pairwise
 from typing import NamedTuple
 
 from assay_faithfulness._compiled import COMPILED, _speedups
@@ -466,6 +466,7 @@ class TextInfo:
         sentence_of: the sentence index of each word.
         sentence_starts: the index of each sentence's first word, then the word count.
         sentence_stems: the set of stems of each sentence.
+        pairs: every two adjacent stems of one sentence.
     """
 
     __slots__ = (
@@ -473,13 +474,14 @@ class TextInfo:
         "_layout",
         "_names",
         "_numbers",
+        "_pairs",
         "_positions",
+        "_sentence_stems",
         "gaps",
         "offsets",
         "raw",
         "sentence_of",
         "sentence_starts",
-        "sentence_stems",
         "sentences",
         "stems",
         "text",
@@ -499,10 +501,9 @@ class TextInfo:
         for index in range(len(self.sentences)):
             sentence_of += [index] * (starts[index + 1] - starts[index])
         self.sentence_of = sentence_of
-        self.stems = all_stems = stems(raw)
-        self.sentence_stems = [
-            frozenset(all_stems[starts[i] : starts[i + 1]]) for i in range(len(self.sentences))
-        ]
+        self.stems = stems(raw)
+        self._sentence_stems: list[frozenset[str]] | None = None
+        self._pairs: frozenset[tuple[str, str]] | None = None
         self._positions: dict[str, list[int]] | None = None
         self._names: list[Name] | None = None
         self._numbers: list[Number] | None = None
@@ -522,16 +523,33 @@ class TextInfo:
             self._positions = positions
         return self._positions
 
+    @property
+    def sentence_stems(self) -> list[frozenset[str]]:
+        """The set of stems of each sentence."""
+        if self._sentence_stems is None:
+            all_stems, starts = self.stems, self.sentence_starts
+            self._sentence_stems = [
+                frozenset(all_stems[starts[i] : starts[i + 1]]) for i in range(len(self.sentences))
+            ]
+        return self._sentence_stems
+
+    @property
+    def pairs(self) -> frozenset[tuple[str, str]]:
+        """``(first, second)`` for every word with stem ``first`` followed, in its sentence, by
+        one with stem ``second``."""
+        if self._pairs is None:
+            all_stems, starts = self.stems, self.sentence_starts
+            self._pairs = frozenset(
+                pair
+                for i in range(len(self.sentences))
+                for pair in pairwise(all_stems[starts[i] : starts[i + 1]])
+            )
+        return self._pairs
+
     def adjacent(self, first: str, second: str) -> bool:
         """Whether a word with stem ``first`` is followed, in its sentence, by one with stem
         ``second``."""
-        stems = self.stems
-        sentence_of = self.sentence_of
-        last = len(stems) - 1
-        return any(
-            i < last and stems[i + 1] == second and sentence_of[i + 1] == sentence_of[i]
-            for i in self.positions.get(first, ())
-        )
+        return (first, second) in self.pairs
 
     @property
     def content(self) -> list[bool]:
@@ -584,7 +602,6 @@ def _find_names(info: TextInfo) -> list[Name]:
     if not capitals:
         return []
     gaps = info.gaps
-    clause_of = info.layout.clause_of
     firsts = set(info.sentence_starts)
     count = len(raw)
     names: list[Name] = []
@@ -596,8 +613,9 @@ def _find_names(info: TextInfo) -> list[Name]:
         if index in firsts and (not is_content(word) or word.lower() in OPENERS):
             continue
         end = index + 1
-        clause = clause_of[index]
-        while end < count and end not in firsts and clause_of[end] == clause:
+        # every gap a name may span is checked below, and none holds a clause mark (a comma, a
+        # parenthesis, a dash...): a name never crosses a clause
+        while end < count and end not in firsts:
             following = raw[end]
             if following[0].isupper():
                 between = gaps[end]
