@@ -6,9 +6,10 @@ that grow with the answer's length and shrink with the context's, so a short cor
 they rank right answers *below* hallucinated ones (AUROC 0.16-0.28). claim_support instead asks,
 for each claim of the answer, whether the contexts say it:
 
-1. Claims are the answer's sentences. Their *content tokens* are the tokens that are not
-   function words (articles, auxiliaries, pronouns, prepositions, "yes"/"no": see
-   :data:`FUNCTION_WORDS`).
+1. Claims are the answer's sentences, read without their citation markers ("[1]", "[doc2]",
+   "【1】": see :mod:`.citations`). Their *content tokens* are the tokens that are not
+   function words (articles, auxiliaries, pronouns, prepositions, connectives such as "so",
+   "yes"/"no": see :data:`FUNCTION_WORDS`).
 2. **Token support**: each claim is matched with the single context sentence that contains the
    most of its content tokens (a fact is usually stated within one sentence; tokens gathered from
    different sentences are how a mixed-up claim looks). Token support is the share of all
@@ -36,6 +37,7 @@ from itertools import pairwise
 
 from assay_faithfulness.analysis import SampleAnalysis
 from assay_faithfulness.base import HeuristicMetric, Measured, Signal
+from assay_faithfulness.citations import blank_citations, citation_spans
 from assay_faithfulness.features import text_features
 from assay_faithfulness.jsnumbers import to_fixed3
 from assay_faithfulness.options import HeuristicOptions
@@ -130,9 +132,14 @@ FUNCTION_WORDS = frozenset(
         "other",
         "another",
         "one",
+        "so",
+        "thus",
+        "hence",
+        "therefore",
     ]
 )
-"""Tokens that carry no checkable content of their own."""
+"""Tokens that carry no checkable content of their own (a connective such as "so" links two
+statements; what it links is checked, the link is not)."""
 
 TOKEN_WEIGHT = 0.8
 ORDER_WEIGHT = 0.2
@@ -181,15 +188,21 @@ class ClaimSupport(HeuristicMetric):
         answer_tokens = analysis.answer_tokens
         if not answer_tokens:
             return Measured(None, "The answer has no words, so it makes no claim to check.")
+        claims = analysis.answer_sentences
+        claim_tokens = [part.tokens for part in analysis.answer_parts]
+        if citation_spans(analysis.sample.answer):
+            claims = [blank_citations(claim) for claim in claims]
+            claim_tokens = [tokenize(claim) for claim in claims]
+            answer_tokens = [token for tokens in claim_tokens for token in tokens]
+            if not answer_tokens:
+                return Measured(None, "The answer has only citation markers, no claim to check.")
         index = _ContextIndex(analysis.sample.contexts)
         supported_total = 0
         content_total = 0
         signals: list[Signal] = []
         claim_supports: list[float] = []
-        for i, (claim, part) in enumerate(
-            zip(analysis.answer_sentences, analysis.answer_parts, strict=True)
-        ):
-            content = [t for t in part.tokens if t not in FUNCTION_WORDS]
+        for i, (claim, tokens) in enumerate(zip(claims, claim_tokens, strict=True)):
+            content = [t for t in tokens if t not in FUNCTION_WORDS]
             best = max((sum(t in s for t in content) for s in index.sentence_sets), default=0)
             supported_total += best
             content_total += len(content)
@@ -202,7 +215,7 @@ class ClaimSupport(HeuristicMetric):
                         f"claim-unsupported-{i}",
                         "critical",
                         f"No context sentence states this claim (support={to_fixed3(support)}).",
-                        claim,
+                        analysis.answer_sentences[i],
                     )
                 )
             if missing:
@@ -211,7 +224,7 @@ class ClaimSupport(HeuristicMetric):
                         f"claim-unsupported-terms-{i}",
                         "warning",
                         f"Names or numbers found in no context: {', '.join(missing)}.",
-                        claim,
+                        analysis.answer_sentences[i],
                     )
                 )
         token_support = supported_total / content_total if content_total else 1.0
