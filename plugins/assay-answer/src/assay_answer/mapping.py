@@ -5,19 +5,21 @@ The table (also in docs/answer-first.md):
 ======================  ==================================================================
 signal                  derived from the evidence
 ======================  ==================================================================
-``claimSupport``        ``totalClaims``: the answer's claims; ``supportedClaims``: claims the
-                        contexts support (support >= the detector's claim threshold and
-                        nothing unsupported); ``contradictedClaims``: unsupported claims with
-                        a ``negation`` or ``yes-no`` item (the contexts state the opposite);
-                        ``unsupportedClaims``: the rest (an unsupported number, name, term or
-                        relation). Left out for an answer without claims.
+``claimSupport``        ``totalClaims``: the answer's claims; ``supportedClaims``: claims whose
+                        support reaches the detector's claim threshold (0.9, the score at
+                        which the answer_support metric passes); ``contradictedClaims``: the
+                        other claims with a ``negation`` or ``yes-no`` item (the contexts
+                        state the opposite); ``unsupportedClaims``: the rest. Left out for an
+                        answer without claims.
 ``faithfulnessScore``   ``supportedClaims / totalClaims``: the share of claims the contexts
                         support, as evaluators (RAGAS, DeepEval) define faithfulness. Left
                         out for an answer without claims.
-``supportLevel``        ``high`` when every claim is supported and the detector's answer
-                        support score reaches its claim threshold (0.7); ``low`` when no
-                        claim is supported or the score is below 0.5 (or undetermined);
-                        ``medium`` otherwise
+``supportLevel``        ``high`` when every claim is supported with no doubt left (no
+                        unsupported item, not even a name another passage name fits the
+                        question better) and the score reaches the claim threshold;
+                        ``medium`` when claims are supported but some carry a doubt, or only
+                        some claims are supported; ``low`` when no claim is supported or the
+                        score is below 0.5 (or undetermined)
 ``hasConflict``         true when the detector found a contradiction between contexts
 ``documentsSilent``     true when there is no context at all
 ======================  ==================================================================
@@ -27,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from assay_faithfulness import AnswerEvidence
+from assay_faithfulness import AnswerEvidence, ClaimEvidence
 from assay_faithfulness.answer_support import CLAIM_THRESHOLD
 from assay_scorecard import (
     AnswerRecord,
@@ -42,6 +44,7 @@ __all__ = [
     "HIGH_SUPPORT",
     "MEDIUM_SUPPORT",
     "display_evidence",
+    "passes",
     "reading_from_evidence",
     "signals_from_evidence",
     "support_level",
@@ -57,17 +60,28 @@ CONTRADICTING_KINDS = frozenset({"negation", "yes-no"})
 """Unsupported items whose claim counts as contradicted: the contexts state the opposite."""
 
 
+def passes(claim: ClaimEvidence) -> bool:
+    """The claim's support reaches the detector's claim threshold: the contexts support it.
+
+    The detector's own ``supported`` flag is stricter: it is also false when a name of the
+    claim is one that another passage name fits the question better. That doubt is right about
+    a third of the time on correct HaluEval answers, so it lowers ``supportLevel`` (and shows
+    as a doubt) instead of counting the claim as unsupported.
+    """
+    return claim.support >= CLAIM_THRESHOLD
+
+
 def support_level(evidence: AnswerEvidence) -> str:
-    """``high`` when every claim is supported and the answer support score reaches
-    :data:`HIGH_SUPPORT`; ``low`` when no claim is supported, the score is below
-    :data:`MEDIUM_SUPPORT` or undetermined; ``medium`` otherwise."""
+    """``high`` when every claim passes with no doubt left (the detector's ``supported``) and
+    the answer support score reaches :data:`HIGH_SUPPORT`; ``low`` when no claim passes, the
+    score is below :data:`MEDIUM_SUPPORT` or undetermined; ``medium`` otherwise."""
     score = evidence.score
     if score is None or score < MEDIUM_SUPPORT:
         return "low"
-    supported = evidence.supported_claims
-    if supported == 0:
+    passing = sum(1 for claim in evidence.claims if passes(claim))
+    if passing == 0:
         return "low"
-    if supported == evidence.total_claims and score >= HIGH_SUPPORT:
+    if evidence.supported_claims == evidence.total_claims and score >= HIGH_SUPPORT:
         return "high"
     return "medium"
 
@@ -81,11 +95,11 @@ def signals_from_evidence(evidence: AnswerEvidence, context_count: int) -> dict[
     inputs: dict[str, Any] = {"supportLevel": support_level(evidence)}
     total = evidence.total_claims
     if total:
-        supported = evidence.supported_claims
+        supported = sum(1 for claim in evidence.claims if passes(claim))
         contradicted = sum(
             1
             for claim in evidence.claims
-            if not claim.supported
+            if not passes(claim)
             and any(item.kind in CONTRADICTING_KINDS for item in claim.unsupported)
         )
         inputs["faithfulnessScore"] = supported / total
@@ -122,7 +136,7 @@ def display_evidence(evidence: AnswerEvidence, record: AnswerRecord, reader: str
         claims.append(
             ClaimFinding(
                 text=claim.text,
-                supported=claim.supported,
+                supported=passes(claim),
                 support=claim.support,
                 span=None if span is None else span.text,
                 source=source,

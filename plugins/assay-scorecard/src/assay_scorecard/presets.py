@@ -32,6 +32,11 @@ support signal costs no points (>= 0.9), so anything it penalises is not answere
 GROUNDED_ABSTAIN_BELOW = 0.5
 """grounded-v1 abstains below this effective support: fewer than half of the claims (or a
 faithfulness under one half) are supported, the grounding dimension's lowest band."""
+GROUNDED_SCORE_FLOOR = 20
+"""grounded-v1's ``abstainBelow`` and ``reviewAt``: abstention is decided by the evidence (the
+support rules above), not by a total that absent retrieval scores pull down. Contexts given as
+plain text leave the retrieval and consistency dimensions at 0 of 35 points, so a supported
+answer totals 20-46 there; it is reviewed, not refused."""
 
 DEFAULT_DIMENSIONS: tuple[str, ...] = (
     "grounding",
@@ -87,7 +92,8 @@ def grounded_preset() -> Preset:
     * Effective support (the lower of the two) below 0.5: ``unsupported-answer`` warning, and
       abstain (rule ``abstain-on-warning``); below 0.9: ``low-support`` warning, and review
       (rule ``review-on-warning``).
-    * Otherwise the thresholds and warning rules of the default action policy apply.
+    * A total below 20 (not 40) abstains and from 20 reviews (:data:`GROUNDED_SCORE_FLOOR`);
+      otherwise the thresholds and warning rules of the default action policy apply.
     """
     return Preset(
         GROUNDED_PRESET,
@@ -100,6 +106,8 @@ def grounded_preset() -> Preset:
                 "unsupportedBelow": GROUNDED_ABSTAIN_BELOW,
             },
             "actionPolicy": {
+                "abstainBelow": GROUNDED_SCORE_FLOOR,
+                "reviewAt": GROUNDED_SCORE_FLOOR,
                 "reviewOnWarnings": [
                     "missing-answer-relevance",
                     "missing-conflict-signal",

@@ -28,8 +28,8 @@ def _claim_details(claim: ClaimFinding) -> Iterator[tuple[str, str, str]]:
     """``(label, words, sentence)`` lines under a claim: each unsupported item (its kind, the
     answer's words, the reason), then the span (``span (source)`` or ``closest span
     (source)``, the span text, "")."""
-    for item in claim.unsupported:
-        yield item.kind, item.text, item.reason
+    for item in claim.unsupported:  # on a supported claim, a doubt a reviewer may check
+        yield item.kind if not claim.supported else f"doubt ({item.kind})", item.text, item.reason
     if claim.span is not None:
         where = f" ({claim.source})" if claim.source else ""
         yield f"{'span' if claim.supported else 'closest span'}{where}", claim.span, ""
