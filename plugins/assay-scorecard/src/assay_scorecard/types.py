@@ -137,7 +137,9 @@ class ActionPolicyConfig:
 
 @attrs.frozen
 class SignalPolicyConfig:
-    """Which signals are required, and what their absence does to the action."""
+    """Which signals are required, and what their absence does to the action; the support floors
+    (``min_support_score``: review below, ``unsupported_below``: abstain below) are those of the
+    ``grounded-v1`` preset."""
 
     require: tuple[str, ...] | None = attrs.field(default=None, converter=_tuple_or_none)
     review_when_missing: tuple[str, ...] | None = attrs.field(
@@ -148,6 +150,8 @@ class SignalPolicyConfig:
     )
     min_citation_coverage_score: float | None = None
     max_invalid_citation_count: float | None = None
+    min_support_score: float | None = None
+    unsupported_below: float | None = None
 
 
 @attrs.frozen
