@@ -274,3 +274,20 @@ def test_cli_empty_input_in_any_format_exits_2(tmp_path):
 def test_no_warning_for_the_json_input_format(recwarn):
     read_samples([{"question": "q", "answer": "a", "contexts": [], "groundTruth": "g", "id": 1}])
     assert not [w for w in recwarn if issubclass(w.category, SampleFieldWarning)]
+
+
+def test_deepeval_test_case_columns_are_recognised() -> None:
+    (sample,) = read_samples(
+        [
+            {
+                "input": "Who wrote Frankenstein?",
+                "actual_output": "Mary Shelley.",
+                "expected_output": "Mary Shelley",
+                "retrieval_context": ["Frankenstein is an 1818 novel by Mary Shelley."],
+            }
+        ]
+    )
+    assert sample.question == "Who wrote Frankenstein?"
+    assert sample.answer == "Mary Shelley."
+    assert sample.ground_truth == "Mary Shelley"
+    assert list(sample.contexts) == ["Frankenstein is an 1818 novel by Mary Shelley."]

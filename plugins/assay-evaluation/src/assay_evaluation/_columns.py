@@ -43,10 +43,17 @@ COLUMN_ALIASES: Mapping[str, str] = {
     "response": "answer",
     "retrieved_contexts": "contexts",
     "reference": "groundTruth",
+    # DeepEval (LLMTestCase)
+    "input": "question",
+    "actual_output": "answer",
+    "expected_output": "groundTruth",
+    "retrieval_context": "contexts",
 }
-"""Column name -> field of the JSON input format: the format's own names and ragas's names
+"""Column name -> field of the JSON input format: the format's own names, ragas's names
 (``user_input``, ``response``, ``retrieved_contexts``, ``reference``; ragas's older
-``question``, ``answer``, ``contexts``, ``ground_truth`` are the format's own)."""
+``question``, ``answer``, ``contexts``, ``ground_truth`` are the format's own), and DeepEval's
+``LLMTestCase`` names (``input``, ``actual_output``, ``expected_output``,
+``retrieval_context``)."""
 
 IGNORED_COLUMNS = frozenset(
     {
