@@ -5,7 +5,8 @@ the right passage, a flipped "yes" or a date swapped for another date of the pas
 ``answer_support`` also reads the question. Deterministic, no model; every constant is below.
 
 **Claims.** The answer's sentences, cut as :mod:`.answer_text` cuts them ("James K. Polk.",
-"the U.S. Army" and "Dr. Smith" stay whole). A claim's *content words* are its words that are
+"the U.S. Army" and "Dr. Smith" stay whole), read without their citation markers ("[1]",
+"[doc2]", "【1】": :mod:`.citations`; a claim's offsets still point into the answer as written). A claim's *content words* are its words that are
 not function words (:data:`~assay_faithfulness.claim_support.FUNCTION_WORDS`), compared by
 stem ("churros" = "churro", "based" = "base").
 
@@ -23,8 +24,10 @@ stem ("churros" = "churro", "based" = "base").
      that a context holds gets ``RELATION_FLOOR + (1 - RELATION_FLOOR) * s(RELATION_GAIN * m)``
      with ``s`` the logistic function and ``m`` its margin: its fit to the question minus the
      best fit of the other names (numbers of the same kind) of the contexts; no competitor, no
-     factor. A number's neighbouring content words in the claim must also be its neighbours in
-     the context ("14 years old", "May 30, 1943"): ``UNIT_FLOOR + (1 - UNIT_FLOOR) * share``.
+     factor. A number's neighbouring content words in the claim must also be near it in the
+     context ("14 years old", "May 30, 1943"; at most ``UNIT_REACH`` words away, passing over
+     a month or a day number: "completed 1889" / "completed in March 1889"):
+     ``UNIT_FLOOR + (1 - UNIT_FLOOR) * share``.
    * a **yes/no** answer to a yes/no question (a leading "yes"/"no") gets
      ``POLARITY_FLOOR + (1 - POLARITY_FLOOR) * p`` with ``p`` the probability the contexts give
      to the answer's side.
@@ -69,8 +72,9 @@ from assay_faithfulness.answer_conflicts import find_conflicts
 from assay_faithfulness.answer_polarity import is_negated, yes_probability
 from assay_faithfulness.answer_question import AUXILIARIES, OPTION_WORDS, question_info
 from assay_faithfulness.answer_relation import Found, name_margin, number_kind, number_margin
-from assay_faithfulness.answer_text import TextInfo, split_words, text_info
+from assay_faithfulness.answer_text import MONTHS, TextInfo, split_words, text_info
 from assay_faithfulness.base import HeuristicMetric, Measured, Signal
+from assay_faithfulness.citations import blank_citations
 from assay_faithfulness.codes import INVALID_SAMPLE, MISSING_ANSWER
 from assay_faithfulness.evidence import (
     AnswerEvidence,
@@ -88,6 +92,9 @@ ORDER_WEIGHT = 0.2
 RELATION_FLOOR = 0.9
 RELATION_GAIN = 2.0
 UNIT_FLOOR = 0.5
+UNIT_REACH = 2
+"""A number's neighbouring word in the answer may stand this many words away from it in a
+context (one word between: "two moons" / "two small moons"), not counting date parts."""
 POLARITY_FLOOR = 0.85
 NEGATION_FACTOR = 0.5
 CLAIM_THRESHOLD = 0.9
@@ -125,10 +132,10 @@ def analyze_answer(question: str | None, answer: str, contexts: Sequence[str]) -
     contexts = tuple(contexts)
     if not contexts:
         return AnswerEvidence(None, "No contexts to check the answer against.", ())
-    info = TextInfo(answer)
+    info = TextInfo(blank_citations(answer))
     if not info.raw:
         return AnswerEvidence(None, "The answer has no words, so it makes no claim to check.", ())
-    return _Analysis(question or "", info, contexts).evidence()
+    return _Analysis(question or "", answer, info, contexts).evidence()
 
 
 def _check(question: Any, answer: Any, contexts: Any) -> None:
@@ -148,8 +155,11 @@ def _check(question: Any, answer: Any, contexts: Any) -> None:
 class _Analysis:
     """One answer checked against its question and contexts."""
 
-    def __init__(self, question: str, info: TextInfo, contexts: tuple[str, ...]) -> None:
+    def __init__(
+        self, question: str, answer: str, info: TextInfo, contexts: tuple[str, ...]
+    ) -> None:
         self.question = question
+        self.answer = answer
         self.asked = question_info(question)
         self.info = info
         self.contexts = contexts
@@ -203,7 +213,7 @@ class _Analysis:
         unsupported.extend(self._missing_terms(words))
         support = base * factor
         claim = ClaimEvidence(
-            text=info.text[start:stop],
+            text=self.answer[start:stop],
             start=start,
             end=stop,
             support=support,
@@ -340,12 +350,10 @@ class _Analysis:
         best = 0
         for f in found:
             context = self.infos[f.context]
-            stems = context.stems
             matched = sum(
                 1
                 for side, word_stem in sides
-                if (side < 0 and f.first > 0 and stems[f.first - 1] == word_stem)
-                or (side > 0 and f.end < len(stems) and stems[f.end] == word_stem)
+                if word_stem in _near(context, f.first - 1 if side < 0 else f.end, side)
             )
             best = max(best, matched)
         share = best / len(sides)
@@ -390,6 +398,27 @@ class _Analysis:
                 items.append(UnsupportedItem("term", text, "No context has these words."))
                 run = []
         return items
+
+
+def _near(info: TextInfo, index: int, step: int) -> list[str]:
+    """The stems of the words from word ``index`` on in direction ``step`` (-1 or 1), within
+    its sentence, up to the :data:`UNIT_REACH`-th that is no date part (a month, a day number):
+    "completed in March 1889" gives "1889" the left neighbours "March", "in" and
+    "completed"."""
+    near: list[str] = []
+    if not 0 <= index < len(info.raw):
+        return near
+    sentence = info.sentence_of[index]
+    counted = 0
+    while 0 <= index < len(info.raw) and info.sentence_of[index] == sentence:
+        word = info.raw[index]
+        near.append(info.stems[index])
+        if word.lower() not in MONTHS and not (word.isdigit() and len(word) <= 2):
+            counted += 1
+            if counted == UNIT_REACH:
+                break
+        index += step
+    return near
 
 
 def _count_held(items: list[_T], held: list[frozenset[_T]]) -> int:
