@@ -6,9 +6,9 @@ lightly stemmed words, names and numbers.
   ("James K. Polk"), a dotted abbreviation ("U.S.") or a known short form ("Dr.", "St.", "Jr.").
 * Words are split as :func:`~assay_faithfulness.tokenize` splits them (at whitespace and
   punctuation), with their case kept.
-* :func:`stem` folds plural and simple inflection: ``churros`` / ``churro``, ``-es``, ``-ies``,
-  ``-ed`` and ``-ing`` (with doubled consonants undone), a final ``e`` (``based`` / ``base``),
-  and a few irregular forms (``women`` / ``woman``, ``wrote`` / ``write``).
+* :func:`stem` (from :mod:`.inflection`) folds plural and simple inflection (``churros`` /
+  ``churro``, ``based`` / ``base``) and irregular forms (``women`` / ``woman``, ``wrote`` /
+  ``write``).
 * A name is a run of capitalised words, possibly joined by ``of``, ``the``, ``de``, ``van``...;
   a sentence's capitalised function word ("The", "In") or opener ("Among", "During") does not
   start one, and a month alone ("March") is a date, not a name.
@@ -28,6 +28,9 @@ from typing import NamedTuple
 
 from assay_faithfulness._compiled import COMPILED, _speedups
 from assay_faithfulness.claim_support import FUNCTION_WORDS
+from assay_faithfulness.inflection import STEMS_LIMIT as _STEMS_LIMIT
+from assay_faithfulness.inflection import stem as stem
+from assay_faithfulness.inflection import stems as stems
 from assay_faithfulness.text import _ASTRAL, _token_patterns, separator_table, split_tokens_pure
 
 __all__ = [
@@ -108,32 +111,6 @@ ABBREVIATIONS = frozenset(
 )
 """Short forms after which a period does not end a sentence (compared lowercased; ``No.`` only
 before a digit)."""
-
-IRREGULAR = {
-    "women": "woman",
-    "men": "man",
-    "children": "child",
-    "people": "person",
-    "feet": "foot",
-    "teeth": "tooth",
-    "mice": "mouse",
-    "geese": "goose",
-    "wrote": "write",
-    "written": "write",
-    "won": "win",
-    "began": "begin",
-    "begun": "begin",
-    "sang": "sing",
-    "sung": "sing",
-    "became": "become",
-    "born": "born",
-    "died": "die",
-    "dies": "die",
-    "dying": "die",
-    "death": "die",
-}
-"""Word forms the suffix rules would miss (``born`` is listed to keep it whole; ``death`` and
-``died`` meet at ``die``)."""
 
 QUESTION_WORDS = frozenset(["what", "which", "who", "whom", "whose", "when", "where", "why", "how"])
 
@@ -301,63 +278,6 @@ class _ContentCache(dict[str, bool]):
 
 
 _CONTENT = _ContentCache()
-_STEMS_LIMIT = 200_000
-"""The word caches are emptied when they grow past this many words (memory stays bounded)."""
-
-
-class _StemCache(dict[str, str]):
-    """Word as written -> its stem; filled on first sight of a word."""
-
-    def __missing__(self, word: str) -> str:
-        value = self[word] = _stem(word)
-        return value
-
-
-def _stem(word: str) -> str:
-    lowered = word.lower()
-    if lowered in IRREGULAR:
-        return IRREGULAR[lowered]
-    if len(lowered) <= 3 or not lowered.isalpha():
-        return lowered
-    base = lowered
-    if base.endswith("ies") and len(base) > 4:
-        base = base[:-3] + "y"
-    elif base.endswith(("sses", "xes", "zes", "ches", "shes")):
-        base = base[:-2]
-    elif base.endswith("s") and not base.endswith(("ss", "us", "is")):
-        base = base[:-1]
-    elif base.endswith("ied") and len(base) > 4:
-        base = base[:-3] + "y"
-    elif base.endswith("ed") and len(base) > 4:
-        base = _undouble(base[:-2])
-    elif base.endswith("ing") and len(base) > 5:
-        base = _undouble(base[:-3])
-    if base.endswith("e") and len(base) > 3:
-        base = base[:-1]
-    return base
-
-
-def _undouble(base: str) -> str:
-    if len(base) > 2 and base[-1] == base[-2] and base[-1] not in "lsz":
-        return base[:-1]
-    return base
-
-
-_STEMS = _StemCache()
-
-
-def stem(word: str) -> str:
-    """The stem of one word (lowercased; see the module docstring)."""
-    if len(_STEMS) > _STEMS_LIMIT:
-        _STEMS.clear()
-    return _STEMS[word]
-
-
-def stems(words: list[str]) -> list[str]:
-    """:func:`stem` of each word."""
-    if len(_STEMS) > _STEMS_LIMIT:
-        _STEMS.clear()
-    return list(map(_STEMS.__getitem__, words))
 
 
 class Number(NamedTuple):

@@ -9,7 +9,8 @@ for each claim of the answer, whether the contexts say it:
 1. Claims are the answer's sentences, read without their citation markers ("[1]", "[doc2]",
    "【1】": see :mod:`.citations`). Their *content tokens* are the tokens that are not
    function words (articles, auxiliaries, pronouns, prepositions, connectives such as "so",
-   "yes"/"no": see :data:`FUNCTION_WORDS`).
+   "yes"/"no": see :data:`FUNCTION_WORDS`). Tokens are compared by stem (:mod:`.inflection`:
+   "wrote" = "written", "moons" = "moon").
 2. **Token support**: each claim is matched with the single context sentence that contains the
    most of its content tokens (a fact is usually stated within one sentence; tokens gathered from
    different sentences are how a mixed-up claim looks). Token support is the share of all
@@ -39,6 +40,7 @@ from assay_faithfulness.analysis import SampleAnalysis
 from assay_faithfulness.base import HeuristicMetric, Measured, Signal
 from assay_faithfulness.citations import blank_citations, citation_spans
 from assay_faithfulness.features import text_features
+from assay_faithfulness.inflection import stems
 from assay_faithfulness.jsnumbers import to_fixed3
 from assay_faithfulness.options import HeuristicOptions
 from assay_faithfulness.text import JS_WHITESPACE, tokenize
@@ -163,14 +165,14 @@ class _ContextIndex:
         self.tokens: set[str] = set()
         self.pairs: set[tuple[str, str]] = set()
         for context in contexts:
-            tokens = text_features(context).tokens
+            tokens = stems(text_features(context).tokens)
             self.tokens.update(tokens)
             self.pairs.update(pairwise(tokens))
 
 
 @lru_cache(maxsize=4096)
 def _passage_sentence_sets(context: str) -> tuple[frozenset[str], ...]:
-    return tuple(frozenset(tokenize(s)) for s in split_passage_sentences(context))
+    return tuple(frozenset(stems(tokenize(s))) for s in split_passage_sentences(context))
 
 
 class ClaimSupport(HeuristicMetric):
@@ -193,16 +195,16 @@ class ClaimSupport(HeuristicMetric):
         if citation_spans(analysis.sample.answer):
             claims = [blank_citations(claim) for claim in claims]
             claim_tokens = [tokenize(claim) for claim in claims]
-            answer_tokens = [token for tokens in claim_tokens for token in tokens]
-            if not answer_tokens:
+            if not any(claim_tokens):
                 return Measured(None, "The answer has only citation markers, no claim to check.")
+        answer_tokens = stems([token for tokens in claim_tokens for token in tokens])
         index = _ContextIndex(analysis.sample.contexts)
         supported_total = 0
         content_total = 0
         signals: list[Signal] = []
         claim_supports: list[float] = []
         for i, (claim, tokens) in enumerate(zip(claims, claim_tokens, strict=True)):
-            content = [t for t in tokens if t not in FUNCTION_WORDS]
+            content = stems([t for t in tokens if t not in FUNCTION_WORDS])
             best = max((sum(t in s for t in content) for s in index.sentence_sets), default=0)
             supported_total += best
             content_total += len(content)
@@ -254,7 +256,7 @@ def _missing_key_terms(claim: str, context_tokens: set[str]) -> list[str]:
     missing: list[str] = []
     for term in _KEY_TERM.findall(claim):
         tokens = tokenize(term)
-        if tokens and not all(t in context_tokens for t in tokens):
+        if tokens and not all(t in context_tokens for t in stems(tokens)):
             word = " ".join(tokens)
             if word not in missing:
                 missing.append(word)
