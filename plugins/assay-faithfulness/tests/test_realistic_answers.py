@@ -78,3 +78,38 @@ def test_claim_support_reads_a_connective_as_no_claim() -> None:
         "claim_support", "Where is Mars?", "Mars has two small moons, Phobos and Deimos.", MARS
     )
     assert with_so.details["token_support"] == without.details["token_support"] == 1.0
+
+
+def test_claim_support_compares_irregular_verb_forms() -> None:
+    question = "Who wrote the novel Frankenstein?"
+    result = metric("claim_support", question, "Mary Shelley wrote Frankenstein.", *FRANKENSTEIN)
+    assert result.details["token_support"] == 1.0  # "wrote" = "written"
+    assert result.passed is True
+
+
+def test_answer_support_ignores_markers_and_keeps_offsets_into_the_answer() -> None:
+    answer = "The Eiffel Tower was completed in 1889 [1]."
+    evidence = af.analyze_answer("When was the Eiffel Tower completed?", answer, EIFFEL)
+    (claim,) = evidence.claims
+    assert claim.text == answer == answer[claim.start : claim.end]
+    assert claim.supported and claim.unsupported == ()
+    assert evidence.score == 1.0
+
+
+def test_a_number_may_stand_a_word_or_a_date_part_away_from_its_neighbour() -> None:
+    question = "When was the Eiffel Tower completed?"
+    right = af.analyze_answer(question, "The Eiffel Tower was completed 1889.", EIFFEL[:1])
+    assert right.claims[0].supported  # "completed in March 1889"
+    wrong = af.analyze_answer(question, "The Eiffel Tower was completed 1900.", EIFFEL[:1])
+    assert wrong.score is not None and wrong.score < 0.9
+
+
+def test_the_name_heading_a_by_phrase_answers_who_did_it_not_its_nationality() -> None:
+    evidence = af.analyze_answer(
+        "Who wrote the novel Frankenstein?", "Mary Shelley wrote Frankenstein.", FRANKENSTEIN
+    )
+    assert [item.kind for claim in evidence.claims for item in claim.unsupported] == []
+    english = af.analyze_answer(
+        "Who wrote the novel Frankenstein?", "English wrote Frankenstein.", FRANKENSTEIN
+    )
+    assert english.claims[0].unsupported[0].text == "English"

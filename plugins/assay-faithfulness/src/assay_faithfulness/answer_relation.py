@@ -18,8 +18,12 @@ names its director, its stars and its country. Each name (or number) of the cont
 * ``type``: a word naming the asked kind ("which *valley*") is within :data:`TYPE_REACH` words
   of the name or part of it ("Nassau *County*"); ``type-subject``: the name opens its sentence
   and its "is"-clause holds such a word ("Cataloochee is a *valley*...").
-* ``focus``: the question's focus word ("who *directed*") is within :data:`FOCUS_REACH` words.
-* ``by-person``: the question asks for a person and the name follows "by".
+* ``focus``: the question's focus word ("who *directed*") is within :data:`FOCUS_REACH` words
+  of the name, or of the "by" whose phrase the name heads ("*written* by English author Mary
+  Shelley"). A nationality adjective ("*English* author") modifies a noun and takes no focus
+  itself (unless the question asks for a nationality).
+* ``by-person``: the question asks for a person and the name heads a "by" phrase: "by", at
+  most :data:`BY_MODIFIERS` lowercase words or nationality adjectives, then the name.
 * ``quoted-work``: the question asks for a titled work ("what *film*") and the name is quoted.
 * ``nationality`` / ``not-nationality``: a nationality word ("an *American* actor") where the
   question asks for a nationality / for something else.
@@ -81,6 +85,9 @@ QUESTION_REACH = 2.0
 TYPE_REACH = 3
 FOCUS_REACH = 2
 SUBJECT_REACH = 25
+BY_MODIFIERS = 3
+"""How many words may stand between "by" and the name that heads its phrase ("by the English
+author Mary Shelley")."""
 """How many words after a sentence's opening name its "is"/"was" may stand."""
 
 COPULAS = frozenset(["is", "was", "are", "were"])
@@ -119,6 +126,8 @@ LIFE_WORDS = {
 _LIFE_STEMS = LIFE_WORDS["born"] | LIFE_WORDS["die"]
 _NATIONALITY = re.compile(r"(?:an|ese|ish|ic|i|ch)$")
 _QUOTES = frozenset("\"'“”‘’")
+_NOT_MODIFIERS = frozenset(["which", "who", "whom", "whose", "that", "and", "or", "when", "where"])
+"""Words that end a "by" phrase before a name: a relative clause or a second item follows."""
 
 
 class Found(NamedTuple):
@@ -143,7 +152,7 @@ class _Site(NamedTuple):
     own: frozenset[str]
     content: frozenset[str]
     parenthesised: bool
-    after_by: bool
+    by_at: int | None
     quoted: bool
     nationality: bool
     copula: int | None
@@ -152,7 +161,7 @@ class _Site(NamedTuple):
 def _site(info: TextInfo, first: int, end: int) -> _Site:
     """The :class:`_Site` of words ``first`` to ``end - 1`` of ``info``."""
     sentence = info.sentence_of[first]
-    after_by = first > 0 and info.sentence_of[first - 1] == sentence and info.raw[first - 1] == "by"
+    nationality = _is_nationality(info, first, end)
     return _Site(
         first,
         end,
@@ -160,11 +169,27 @@ def _site(info: TextInfo, first: int, end: int) -> _Site:
         frozenset(info.stems[first:end]),
         info.content_stems(first, end),
         info.layout.in_parentheses[first],
-        after_by,
+        None if nationality else _heading_by(info, first),
         _quoted(info, first, end),
-        _is_nationality(info, first, end),
+        nationality,
         _subject_copula(info, first, end),
     )
+
+
+def _heading_by(info: TextInfo, first: int) -> int | None:
+    """The index of the "by" whose phrase the name at ``first`` heads: "by" then at most
+    :data:`BY_MODIFIERS` lowercase words or nationality adjectives, in one clause ("written
+    by English author Mary Shelley"); None when there is none."""
+    clause = info.layout.clause_of[first]
+    for index in range(first - 1, max(-1, first - BY_MODIFIERS - 2), -1):
+        word = info.raw[index]
+        if info.layout.clause_of[index] != clause or word.lower() in _NOT_MODIFIERS:
+            return None
+        if word == "by":
+            return index
+        if not word[0].islower() and not _is_nationality(info, index, index + 1):
+            return None
+    return None
 
 
 @lru_cache(maxsize=4096)
@@ -287,11 +312,19 @@ class _Reader:
                 typed = _within(kinds, first, end, TYPE_REACH)
                 described = copula is not None and _in_predicate(info, copula, kinds)
             focus = focus_of.get(sentence)
-            focused = focus is not None and _within(focus, first, end, FOCUS_REACH)
+            by_at = site.by_at
+            focused = focus is not None and (
+                _within(focus, first, end, FOCUS_REACH)
+                or (by_at is not None and _within(focus, by_at, by_at + 1, FOCUS_REACH))
+            )
+            nationality = site.nationality
+            if nationality and not asks_nationality:
+                # an adjective ("English author") relates to nothing itself: the name it
+                # modifies takes the focus
+                focused = False
             option = 0.0
             if options:
                 option = 1.0 if any(site.content & choice for choice in options) else -1.0
-            nationality = site.nationality
             vectors.append(
                 (
                     bounds.get(sentence, 0.0),
@@ -299,7 +332,7 @@ class _Reader:
                     1.0 if typed else 0.0,
                     1.0 if described else 0.0,
                     1.0 if focused else 0.0,
-                    1.0 if site.after_by and by_person else 0.0,
+                    1.0 if by_at is not None and by_person else 0.0,
                     1.0 if site.quoted and work else 0.0,
                     1.0 if nationality and asks_nationality else 0.0,
                     1.0 if nationality and not asks_nationality else 0.0,
