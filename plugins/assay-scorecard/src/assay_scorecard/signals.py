@@ -11,6 +11,7 @@ import difflib
 import math
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 from assay import AssayError, ErrorCode, ScoreWarning
@@ -94,7 +95,13 @@ def closest_name(name: str, known: Iterable[str]) -> str | None:
     (difflib, case-insensitive) when it is at least :data:`SIMILAR_ENOUGH` alike. Deterministic:
     ties go to the name that sorts first.
     """
-    names = sorted(set(known))
+    return _closest_name(name, known if isinstance(known, frozenset) else frozenset(known))
+
+
+@lru_cache(maxsize=1024)
+def _closest_name(name: str, known: frozenset[str]) -> str | None:
+    """:func:`closest_name`, kept per (name, known names): a batch repeats its typos."""
+    names = sorted(known)
     camel = to_camel(name.replace("-", "_"))
     if camel != name and camel in names:
         return camel
