@@ -59,14 +59,22 @@ def test_the_target_is_reached(aurocs: dict[str, tuple[float, float]], kind: str
     assert aurocs[kind][0] >= TARGETS[kind]
 
 
-@pytest.mark.xfail(strict=True, reason="measured 0.8492 on the held-out rows; the target is 0.85")
+@pytest.mark.xfail(
+    strict=True,
+    reason="measured 0.84996 on the held-out rows (target 0.85); passes once answer_support "
+    "reads the answer type the question asks for (country/state names, sentence-opening capitals)",
+)
 def test_same_passage_wrong_names_reach_the_target(
     aurocs: dict[str, tuple[float, float]],
 ) -> None:
     assert aurocs["wrong-entity"][0] >= TARGETS["wrong-entity"]
 
 
-@pytest.mark.xfail(strict=True, reason="measured 0.7589 on the held-out rows; the target is 0.80")
+@pytest.mark.xfail(
+    strict=True,
+    reason="measured 0.7589 on the held-out rows (target 0.80); passes once answer_support "
+    "compares each entity's attribute for yes/no comparison questions beyond shared words",
+)
 def test_flipped_yes_no_reaches_the_target(aurocs: dict[str, tuple[float, float]]) -> None:
     assert aurocs["yes-no"][0] >= TARGETS["yes-no"]
 
