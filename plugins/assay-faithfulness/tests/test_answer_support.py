@@ -103,6 +103,37 @@ PIZZA = (
     "the Wooster Square neighborhood of New Haven, Connecticut.Sarpino's Pizzeria is a fast "
     "food restaurant chain specializing in pizza."
 )
+UWF_Q = "Are the University of West Florida and FH Joanneum both American Universities ?"
+UWF = (
+    "The University of West Florida, also known as West Florida and UWF, is a mid-sized public "
+    "university located in Pensacola, Florida, United States.FH Joanneum is one of the largest "
+    "Universities of Applied Sciences in Austria."
+)
+AIRPORTS_Q = (
+    "Are San Diego International Airport and McCarran International Airport located in the "
+    "same state?"
+)
+AIRPORTS = (
+    "San Diego International Airport (IATA: SAN, ICAO: KSAN, FAA LID: SAN) , formerly known as "
+    "Lindbergh Field, is an international airport 3 mi northwest of Downtown San Diego, "
+    "California, United States.McCarran International Airport (IATA: LAS, ICAO: KLAS, FAA LID: "
+    "LAS) is the primary commercial airport serving the Las Vegas Valley, a major metropolitan "
+    "area in the U.S. state of Nevada."
+)
+ALICE_Q = "Did both movies, Alice's Birthday and Eleanor's Secret, come out in the same year ?"
+ALICE = (
+    "Alice's Birthday (Russian: Де́нь рожде́ния Али́сы , translit. Den' rozhdeniya Alisy), is a "
+    "2009 Russian traditionally animated children's science fiction film, directed by Sergey "
+    "Seryogin and produced by Master-film studio.Eleanor's Secret (original French title Kérity, "
+    "la maison des contes) is a 2009 Franco-Italian animated feature film directed by Dominique "
+    "Monféry."
+)
+TIGER_Q = "Are A Tiger Walks and A Kid in King Arthur's Court both family films?"
+TIGER = (
+    "A Tiger Walks is a 1964 family drama film, directed by Norman Tokar and produced by Walt "
+    "Disney Productions.A Kid in King Arthur's Court is a 1995 Disney family film directed by "
+    "Michael Gottlieb."
+)
 GIN_Q = "Are Gin and tonic and Paloma both cocktails based on tequila?"
 GIN = (
     "A gin and tonic is a highball cocktail made with gin and tonic water poured over ice.The "
@@ -117,10 +148,19 @@ GIN = (
         (HOBBS_Q, HOBBS, "no", "yes"),
         # "different states" compares the places after "from", read by stem ("states")
         (HALESTORM_Q, HALESTORM, "yes", "no"),
-        # "sell" is in no passage, so it cannot tell the two apart; "pizza" is in both
+        # "sell" is in no passage, so it weighs little; "pizza" is in both
         (PIZZA_Q, PIZZA, "yes", "no"),
         # "Gin and tonic" is one entity, as the passage writes it, linked to "Paloma"
         (GIN_Q, GIN, "no", "yes"),
+        # "American" is said by "United States"; "West Florida and UWF" does not swallow the "and"
+        (UWF_Q, UWF, "no", "yes"),
+        # the airport codes in parentheses are no state both share
+        (AIRPORTS_Q, AIRPORTS, "no", "yes"),
+        # the first sentence ends at "translit."; the year is read from the next one
+        (ALICE_Q, ALICE, "yes", "no"),
+        # the name runs on through "in" as the passage writes it: "King Arthur's Court" is not
+        # said of "A Tiger Walks"
+        (TIGER_Q, TIGER, "yes", "no"),
     ],
 )
 def test_a_yes_no_answer_follows_what_the_passage_says_of_each_entity(
@@ -345,6 +385,26 @@ def test_the_feature_weights_follow_the_features() -> None:
     number = reader.info.numbers[0]
     features = reader.number_features(number.first, number.end, number.role)
     assert list(features) == list(answer_relation.NUMBER_WEIGHTS)
+
+
+@pytest.mark.parametrize(
+    ("question", "name", "place"),
+    [
+        ("In which country is the band based?", "France", 1.0),
+        ("In which country is the band based?", "United States", 1.0),
+        ("In which country is the band based?", "Nevada", 0.0),
+        ("Which state is the band from?", "Nevada", 1.0),
+        ("Which state is the band from?", "France", 0.0),
+        ("Who founded the band?", "France", 0.0),
+    ],
+)
+def test_a_country_or_state_name_is_of_the_kind_asked(
+    question: str, name: str, place: float
+) -> None:
+    passage = f"The band was founded by Ann Lee in {name} in 1990."
+    reader = answer_relation._readers(question, (passage,))[0]
+    site = next(n for n in reader.info.names if reader.info.span_text(n.first, n.end) == name)
+    assert reader.name_features(site.first, site.end)["place"] == place
 
 
 @pytest.mark.parametrize(

@@ -2,13 +2,17 @@
 
 **Yes/no questions** ("Are Wenling and Xinzheng both in China?"). The question's *entities* are
 its names joined by "and"/"or", with or without an article ("the X and the Y"), each written on
-as far as the contexts write it ("Gin and tonic", "Sake bomb"); else its first name found in a
-context. Its other content words (and its other names) are the *predicate*. Each entity's *passage* is the context
-sentences that name it, plus the sentences that follow until another entity is named.
+as far as the contexts write it, across lowercase and capitalised words ("Gin and tonic", "Sake
+bomb", "A Kid in King Arthur's Court") but not onto a lone "and"; else its first name found in
+a context. A nationality word that ends a name ("Quoridor German board games") is said of the
+entity, not part of it. Its other content words (and its other names) are the *predicate*.
+Each entity's *passage* is the context sentences that name it, plus the sentences that follow
+until another entity is named.
 
 * "same"/"different" questions compare one attribute of the entities, read from the first
-  sentence of their passages (:data:`_ATTRIBUTES`): nationality words and places for
-  "nationality"/"country", capitalised names for "family"/"genus", names after "by" for
+  sentence of their passages that gives one (:data:`_ATTRIBUTES`), outside parentheses:
+  nationality words and places for "nationality"/"country" (a nationality word and its
+  country's name are one value), capitalised names for "family"/"genus", names after "by" for
   "director"/"author", places ("in X", "from the X", ", X") for "state"/"city"/..., years for
   "year"/"decade"/...; there :func:`yes_probability` is 1 when the entities share a value and
   0 when they share none. Otherwise it is the share of the smaller set of lowercase content
@@ -17,8 +21,9 @@ sentences that name it, plus the sentences that follow until another entity is n
   weighted share, over the entities, of the predicate's words found in the entity's passage (a
   word, another of its group in :data:`WORD_GROUPS`: "novelist" says "author", or a longer word
   it starts: "director" says "direct"). A capitalised word or a number weighs
-  :data:`PREDICATE_NAME_WEIGHT`, another word 1; a word no passage has is left out (it cannot
-  tell the entities apart), and without any word left the question is not judged.
+  :data:`PREDICATE_NAME_WEIGHT`, another word 1, a word no passage has
+  :data:`UNSAID_WEIGHT`; without any word the question is not judged. A nationality word is
+  said by its country ("American" by "the United States": :mod:`.answer_places`).
 * A comparison ("bigger than") is not judged.
 
 **Negation**: a claim and the context sentence that states it should agree on "not", "never",
@@ -30,6 +35,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from assay_faithfulness.answer_places import COUNTRY_OF, country_keys
 from assay_faithfulness.answer_question import question_info
 from assay_faithfulness.answer_text import (
     NEGATIONS,
@@ -119,6 +125,10 @@ PREDICATE_NAME_WEIGHT = 3.0
 family *Cupressaceae*", "released in *2001*") against 1 for another word: a name, a nationality
 or a date decides what a passage says of an entity more than a common word (chosen on the
 design rows)."""
+UNSAID_WEIGHT = 0.25
+"""Weight of a predicate word that no passage says: it counts against "yes" for every entity
+alike, so it weighs less than a word one passage says and another does not (chosen on the
+design rows)."""
 PREFIX_LENGTH = 4
 """A predicate word of at least this many letters is also said by a longer word it starts
 ("direct" by "director", "film" by "filmmaker")."""
@@ -158,22 +168,29 @@ def yes_probability(question: str, contexts: tuple[str, ...]) -> float | None:
         if same is None:
             return 0.5
         return 1.0 - same if lowered & DIFFERENT_WORDS else same
-    # a word no passage has cannot tell the entities apart ("Do X and Y both *sell* pizza?")
-    predicate = {s: w for s, w in predicate.items() if _held(s, _with_groups(every_stem))}
+    # a word no passage has is said of no entity ("Are X and Y both genera of *pine* trees?"),
+    # but tells them no apart: it weighs less
+    everywhere = _with_groups(every_stem)
+    predicate = {s: w if _held(s, everywhere) else UNSAID_WEIGHT for s, w in predicate.items()}
     if not predicate:
         return None
     return min(_covered(predicate, passage.stems) for passage in passages)
 
 
 def _with_groups(stems: set[str] | frozenset[str]) -> set[str]:
-    """The stems and the group (:data:`WORD_GROUPS`) of each."""
-    return {*stems, *(GROUP_OF[s] for s in stems if s in GROUP_OF)}
+    """The stems, the group (:data:`WORD_GROUPS`) of each, and the countries they name
+    (:func:`~assay_faithfulness.answer_places.country_keys`, each as ``"@"`` and its key)."""
+    countries = {"@" + key for key in country_keys(stems)}
+    return {*stems, *(GROUP_OF[s] for s in stems if s in GROUP_OF), *countries}
 
 
 def _held(word_stem: str, held: set[str]) -> bool:
-    """Whether a predicate word is said by a passage's stems ``held`` (with their groups): the
-    word, another of its group, or a longer word it starts ("direct" / "director")."""
+    """Whether a predicate word is said by a passage's stems ``held`` (with their groups and
+    countries): the word, another of its group, its country ("American" / "the United
+    States"), or a longer word it starts ("direct" / "director")."""
     if word_stem in held or GROUP_OF.get(word_stem, word_stem) in held:
+        return True
+    if word_stem in COUNTRY_OF and "@" + COUNTRY_OF[word_stem] in held:
         return True
     return len(word_stem) >= PREFIX_LENGTH and any(s.startswith(word_stem) for s in held)
 
@@ -199,11 +216,16 @@ def _entities(
     spans: list[tuple[int, int]] = []
     for name in info.names:
         first, end = name.first, name.end
-        nationality_last = end - first > 2 and _NATIONALITY.search(raw[end - 1])
+        nationality_last = (end - first > 2 and _NATIONALITY.search(raw[end - 1])) or (
+            end - first == 2 and stems[end - 1] in COUNTRY_OF
+        )
         if nationality_last and not adjacent(stems[end - 2], stems[end - 1]):
             end -= 1  # "Kings of Leon American rock bands": "American" is said of them
-        while end < len(raw) and raw[end][0].islower() and adjacent(stems[end - 1], stems[end]):
-            end += 1  # "Sake bomb", "Gin and tonic": the contexts write the name on
+        written_on = end
+        while written_on < len(raw) and adjacent(stems[written_on - 1], stems[written_on]):
+            written_on += 1  # "Sake bomb", "Gin and tonic": the contexts write the name on
+            if is_content(raw[written_on - 1]):
+                end = written_on  # not onto an "and" alone: "X and" + "Y" is two entities
         if not spans or first >= spans[-1][1]:
             spans.append((first, end))
     linked: set[int] = set()
@@ -235,14 +257,14 @@ def _entities(
 
 
 class _Passage:
-    """The sentences of the contexts about one entity: their stems, and its first sentence
+    """The sentences of the contexts about one entity: their stems, and the sentences in order
     (a context's analysis and a sentence index)."""
 
-    __slots__ = ("first", "stems")
+    __slots__ = ("sentences", "stems")
 
     def __init__(self) -> None:
         self.stems: set[str] = set()
-        self.first: tuple[TextInfo, int] | None = None
+        self.sentences: list[tuple[TextInfo, int]] = []
 
 
 def _passages(
@@ -256,8 +278,7 @@ def _passages(
         current = hits[0] if len(hits) == 1 else (None if hits else current)
         for k in hits or ([current] if current is not None else []):
             passages[k].stems.update(stems)
-            if passages[k].first is None:
-                passages[k].first = (info, sentence)
+            passages[k].sentences.append((info, sentence))
     return passages
 
 
@@ -269,7 +290,9 @@ def _same(
     content words found in both."""
     kind = next((kind for asks, kind in _ATTRIBUTES if asked & asks), "words")
     values = [
-        _values(kind, entity, passage.first)
+        next(
+            (found for where in passage.sentences if (found := _values(kind, entity, where))), set()
+        )
         for entity, passage in zip(entities, passages, strict=True)
     ]
     if not all(values):
@@ -280,10 +303,8 @@ def _same(
     return len(shared) / min(len(v) for v in values)
 
 
-def _values(kind: str, entity: frozenset[str], where: tuple[TextInfo, int] | None) -> set[str]:
-    """The values of one attribute in an entity's first sentence."""
-    if where is None:
-        return set()
+def _values(kind: str, entity: frozenset[str], where: tuple[TextInfo, int]) -> set[str]:
+    """The values of one attribute in one sentence about an entity."""
     info, sentence = where
     first, end = info.sentence_starts[sentence], info.sentence_starts[sentence + 1]
     words = list(zip(info.raw[first:end], info.stems[first:end], strict=True))
@@ -297,9 +318,11 @@ def _values(kind: str, entity: frozenset[str], where: tuple[TextInfo, int] | Non
     found = set()
     before = ""
     gaps = info.gaps
+    inside = info.layout.in_parentheses
     for index, (w, s) in enumerate(words):
         lowered = w.lower()
-        if w[0].isupper() and s not in entity:
+        # a parenthesis holds codes and other names ("(IATA: SAN, ICAO: KSAN)"), not the value
+        if w[0].isupper() and s not in entity and not inside[first + index]:
             # a place follows its marker ("in the United States") or a comma ("Yunnan, China")
             comma = kind != "makers" and gaps[first + index].startswith(",")
             nationality = kind == "nationality" and _NATIONALITY.search(w) is not None
@@ -307,4 +330,7 @@ def _values(kind: str, entity: frozenset[str], where: tuple[TextInfo, int] | Non
                 found.add(s)
         if lowered not in _ARTICLES:
             before = lowered
+    if kind == "nationality":
+        # "American" and "the United States" name one country
+        found = {COUNTRY_OF.get(s, s) for s in found} | country_keys(found)
     return found

@@ -28,6 +28,8 @@ names its director, its stars and its country. Each name (or number) of the cont
 * ``nationality`` / ``not-nationality``: a nationality word ("an *American* actor") where the
   question asks for a nationality / for something else.
 * ``option``: the question offers options ("A or B?"): +1 for one of them, -1 otherwise.
+* ``place``: the question asks for a country ("which *country*") and the name is a country's
+  ("France"), or for a state and it is a state's ("Nevada"): :mod:`.answer_places`.
 * numbers: ``slot``, ``focus`` as for names, and ``sentence``: the summed ``w(t)`` of the
   question's words in the number's sentence.
 
@@ -47,6 +49,7 @@ from functools import lru_cache
 from operator import mul
 from typing import NamedTuple
 
+from assay_faithfulness.answer_places import COUNTRY_OF, COUNTRY_PHRASES, STATE_NAMES
 from assay_faithfulness.answer_question import QuestionInfo, question_info
 from assay_faithfulness.answer_text import MONTHS, TextInfo, stem, text_info
 
@@ -71,6 +74,7 @@ NAME_WEIGHTS = {
     "nationality": 0.44,
     "not-nationality": -0.64,
     "option": 0.96,
+    "place": 1.5,
 }
 """Feature weights of a name's fit (see the module docstring)."""
 
@@ -124,6 +128,12 @@ LIFE_WORDS = {
 """Question words that the first / second date of a life span answers."""
 
 _LIFE_STEMS = LIFE_WORDS["born"] | LIFE_WORDS["die"]
+_PLACE_ASKS = {
+    "country": frozenset(stem(w) for w in ["country", "nation"]),
+    "state": frozenset([stem("state")]),
+}
+"""Question type words answered by a country's or a state's name (:mod:`.answer_places`)."""
+_COUNTRY_NAMES = frozenset(frozenset(phrase) for phrase in COUNTRY_PHRASES)
 _NATIONALITY = re.compile(r"(?:an|ese|ish|ic|i|ch)$")
 _QUOTES = frozenset("\"'“”‘’")
 _NOT_MODIFIERS = frozenset(["which", "who", "whom", "whose", "that", "and", "or", "when", "where"])
@@ -156,6 +166,7 @@ class _Site(NamedTuple):
     quoted: bool
     nationality: bool
     copula: int | None
+    place: str
 
 
 def _site(info: TextInfo, first: int, end: int) -> _Site:
@@ -173,7 +184,20 @@ def _site(info: TextInfo, first: int, end: int) -> _Site:
         _quoted(info, first, end),
         nationality,
         _subject_copula(info, first, end),
+        _place_kind(info.content_stems(first, end)),
     )
+
+
+def _place_kind(content: frozenset[str]) -> str:
+    """``"country"`` for a country's name ("France", "United States"), ``"state"`` for a state's
+    ("Nevada"), else ``""``."""
+    if not content:
+        return ""
+    if all(s in COUNTRY_OF for s in content) or content in _COUNTRY_NAMES:
+        return "country"
+    if all(s in STATE_NAMES for s in content):
+        return "state"
+    return ""
 
 
 def _heading_by(info: TextInfo, first: int) -> int | None:
@@ -302,6 +326,7 @@ class _Reader:
         asks_nationality = asked.expects == "nationality"
         options = asked.options
         kinds_of, focus_of = self.kinds, self.focus
+        place_asks = {kind for kind in _PLACE_ASKS if _PLACE_ASKS[kind] & asked.type_words}
         vectors: list[tuple[float, ...]] = []
         bounds = self.slot_bound
         for site in sites:
@@ -337,6 +362,7 @@ class _Reader:
                     1.0 if nationality and asks_nationality else 0.0,
                     1.0 if nationality and not asks_nationality else 0.0,
                     option,
+                    1.0 if site.place in place_asks else 0.0,
                 )
             )
         return vectors
