@@ -35,6 +35,7 @@ from assay_evaluation._profiles import (
     QUESTION_METRICS,
     metric_label,
 )
+from assay_evaluation._progress import Clock, ProgressLine, RunStats
 from assay_evaluation._readers import FORMATS, read_samples
 from assay_evaluation._replay import replay_thresholds
 from assay_evaluation._report_html import render_html
@@ -78,6 +79,7 @@ __all__ = [
     "STATUSES",
     "BatchCounts",
     "BatchEvalResult",
+    "Clock",
     "Cost",
     "EvalResult",
     "EvaluateOptions",
@@ -88,6 +90,8 @@ __all__ = [
     "GateVerdict",
     "MetricAggregate",
     "MetricRegression",
+    "ProgressLine",
+    "RunStats",
     "SampleContext",
     "SampleFieldWarning",
     "aggregate_to_wire",

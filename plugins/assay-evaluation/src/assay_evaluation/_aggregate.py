@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
@@ -138,26 +139,41 @@ def detect_regressions(
 
 _UNDETERMINED, _PASSED, _FAILED, _ERROR = 0, 1, 2, 3
 _NO_COST = Cost()
+_NAN = math.nan
+_V = TypeVar("_V")
+
+
+def _keep_first(mine: dict[str, _V], theirs: Mapping[str, _V]) -> None:
+    """Add the keys of ``theirs`` that ``mine`` lacks, after its own (the first seen wins)."""
+    for key, value in theirs.items():
+        mine.setdefault(key, value)
+
+
+def _nans(size: int) -> array[float]:
+    return array("d", [_NAN]) * size
 
 
 class BatchTally:
     """What a batch's aggregates need from each sample's result, by input position: per metric
     the score and the pass flag, the composite, the overall pass, the cost and the directions;
-    not the sample, explanations, signals or details. Results may arrive in any order (a
-    resumed file, an executor) and a later one for a position replaces the earlier one; the
-    statistics are taken in input order, so they equal :func:`aggregate_metric` and
-    :func:`composite_aggregate` over the results to the last bit.
+    not the sample, explanations, signals or details. Scores are held as 8-byte floats (NaN for
+    an undetermined one: a metric's NaN is already turned into ``None``), flags as bytes, so a
+    million samples with two metrics take about 27 MB. Results may arrive in any order (a
+    resumed file, an executor) and a later one for a position replaces the earlier one; a tally
+    also grows at its end (:meth:`add` at ``size``, :meth:`extend`). The statistics are taken
+    in input order, so they equal :func:`aggregate_metric` and :func:`composite_aggregate` over
+    the results to the last bit.
 
     :param metric_ids: the metrics to aggregate, distinct, in run order.
-    :param size: samples in the batch.
+    :param size: samples in the batch (0: it grows as results are added at its end).
     """
 
-    def __init__(self, metric_ids: Sequence[str], size: int) -> None:
+    def __init__(self, metric_ids: Sequence[str], size: int = 0) -> None:
         self.metric_ids = list(dict.fromkeys(metric_ids))
         self.size = size
-        self._scores: dict[str, list[float | None]] = {m: [None] * size for m in self.metric_ids}
+        self._scores: dict[str, array[float]] = {m: _nans(size) for m in self.metric_ids}
         self._flags: dict[str, bytearray] = {m: bytearray(size) for m in self.metric_ids}
-        self._composites: list[float | None] = [None] * size
+        self._composites: array[float] = _nans(size)
         self._passed = bytearray(size)
         self._costs: dict[int, Cost] = {}  # only non-zero costs are held
         self.directions: dict[str, bool] = {}
@@ -174,12 +190,40 @@ class BatchTally:
             tally.add(index, result)
         return tally
 
+    def _grow(self) -> None:
+        for metric_id in self.metric_ids:
+            self._scores[metric_id].append(_NAN)
+            self._flags[metric_id].append(_UNDETERMINED)
+        self._composites.append(_NAN)
+        self._passed.append(0)
+        self.size += 1
+
+    def extend(self, other: BatchTally) -> None:
+        """Append ``other``'s positions after this tally's (same metrics): what a worker
+        tallied for a chunk joins the batch's tally without any per-sample object."""
+        for metric_id in self.metric_ids:
+            self._scores[metric_id].extend(other._scores[metric_id])
+            self._flags[metric_id].extend(other._flags[metric_id])
+        self._composites.extend(other._composites)
+        self._passed.extend(other._passed)
+        self._costs.update({self.size + i: cost for i, cost in other._costs.items()})
+        self.size += other.size
+        self.directions.update(other.directions)
+        _keep_first(self.thresholds, other.thresholds)
+        _keep_first(self.first_errors, other.first_errors)
+        _keep_first(self.first_undetermined, other.first_undetermined)
+        if other.size:
+            self.composite_threshold = other.composite_threshold
+
     def add(self, index: int, result: EvalResult) -> None:
-        """Record ``result`` as position ``index``'s (replacing what was there)."""
+        """Record ``result`` as position ``index``'s (replacing what was there); ``index ==
+        size`` appends it."""
+        if index == self.size:
+            self._grow()
         for metric_id in self.metric_ids:
             metric = result.metrics.get(metric_id)
             if metric is None or metric.score is None:
-                self._scores[metric_id][index] = None
+                self._scores[metric_id][index] = _NAN
                 flag = _UNDETERMINED
                 if metric is not None:
                     self.thresholds.setdefault(metric_id, metric.threshold)
@@ -200,7 +244,8 @@ class BatchTally:
                     _PASSED if metric.passed is True else _FAILED if metric.passed is False else 0
                 )
         self.composite_threshold = result.composite_threshold
-        self._composites[index] = result.composite_score
+        composite = result.composite_score
+        self._composites[index] = _NAN if composite is None else composite
         self._passed[index] = bool(result.passed)
         if result.cost != _NO_COST:
             self._costs[index] = result.cost
@@ -210,7 +255,7 @@ class BatchTally:
 
     def aggregate(self, metric_id: str) -> MetricAggregate:
         """:func:`aggregate_metric` of one metric."""
-        scores = [s for s in self._scores[metric_id] if s is not None]
+        scores = [s for s in self._scores[metric_id] if s == s]  # NaN: undetermined
         passed = self._flags[metric_id].count(_PASSED)  # only a determined score passes
         aggregate = summarize(metric_id, scores, passed, self.size - len(scores), self.size)
         return attrs.evolve(
@@ -221,7 +266,7 @@ class BatchTally:
 
     def composite(self) -> MetricAggregate:
         """:func:`composite_aggregate`."""
-        scores = [s for s in self._composites if s is not None]
+        scores = [s for s in self._composites if s == s]
         passed = self._passed.count(1) if scores else 0
         aggregate = summarize("composite", scores, passed, self.size - len(scores), self.size)
         return attrs.evolve(aggregate, threshold=self.composite_threshold)

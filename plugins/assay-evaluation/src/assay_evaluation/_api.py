@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import Executor
+from contextlib import contextmanager
 from typing import Any
 
 import attrs
@@ -13,11 +15,16 @@ from assay_evaluation._batch_result import BatchEvalResult
 from assay_evaluation._codes import EvaluationErrorCode as Code
 from assay_evaluation._columns import ColumnMapper
 from assay_evaluation._options import EvaluateOptions, parse_options
+from assay_evaluation._pipeline import Submit, on_executor, on_processes, run_sharded
 from assay_evaluation._plan import resolve_plan
+from assay_evaluation._progress import Clock, RunStats
 from assay_evaluation._readers import SampleSource, read_samples
 from assay_evaluation._samples import coerce_sample
+from assay_evaluation._shard import chunk_jobs
 from assay_evaluation._single import evaluate_with_plan
 from assay_evaluation._types import EvalResult
+from assay_evaluation._work import WorkPlan
+from assay_evaluation._workers import orphan_safe_pool
 
 __all__ = ["Evaluator", "create_evaluator", "evaluate", "evaluate_batch"]
 
@@ -81,15 +88,24 @@ def evaluate_batch(
     columns; columns are matched as :func:`~assay_evaluation.read_samples` says (``format``,
     ``column_map``, ``strict`` and ``contexts_separator`` are its arguments).
 
-    Every sample is validated before any work starts. Results come back in input order whatever
-    the executor. With ``options.executor`` the work runs there in chunks of
-    ``options.chunk_size`` with at most ``options.concurrency`` chunks in flight; results are
-    identical to the in-process run. With ``options.output`` each finished chunk is appended to
-    a JSON Lines file (flushed and fsynced); with ``options.resume`` samples already in that file
-    (by id, or by position when they have none) are not evaluated again; the file is read one
-    line at a time. With ``options.keep_results=False`` no per-sample result is kept in memory:
-    ``results`` is empty and everything else (aggregates, pass, cost, regressions,
-    ``counts``) is as with them.
+    In-process (the default), every sample is validated before any work starts. With
+    ``options.workers`` (a pool of processes started and stopped here), ``options.scheduler``
+    (a dask.distributed cluster) or ``options.executor`` (any
+    :class:`concurrent.futures.Executor`), the rows travel unparsed in chunks of
+    ``options.chunk_size``, with at most ``options.concurrency`` chunks in flight (at least
+    twice the workers), and the workers read, validate, evaluate and serialize them: a bad
+    sample stops the run when its chunk is reached, its error naming the line or row, after
+    the chunks before it are written. A JSON Lines file is read line by line and never held
+    whole. Results and ``output`` are identical whatever runs them, in input order.
+
+    With ``options.output`` each finished chunk is appended to a JSON Lines file (flushed and
+    fsynced); with ``options.resume`` samples already in that file (by id, or by position when
+    they have none) are not evaluated again; the file is read one line at a time (a resumed
+    run reads its samples here, then sends the rest to the workers as objects). With
+    ``options.keep_results=False`` no per-sample result is kept in memory: ``results`` is
+    empty and everything else (aggregates, pass, cost, regressions, ``counts``) is as with
+    them; the calling process keeps 8 bytes per metric and sample for the statistics.
+    ``stats`` says how fast it went and what it cost the calling process.
 
     :return: results, per-metric aggregates, composite aggregate, overall pass, total cost and,
         with ``options.baseline_result``, regressions.
@@ -99,22 +115,95 @@ def evaluate_batch(
         file to resume from is not a results stream.
     """
     parsed = parse_options(options)
-    checked = read_samples(
-        samples,
-        format=format,
-        column_map=column_map,
-        strict=strict,
-        contexts_separator=contexts_separator,
-    )
-    plan = resolve_plan(metrics, parsed, registry or default_registry())
-    results, tally = run_batch(checked, plan, parsed)
-    return summarize_tally(
+    clock = parsed.clock or Clock()
+    if _distributes(parsed):
+        plan = resolve_plan(metrics, parsed, registry or default_registry())
+        jobs, total = chunk_jobs(samples, format, parsed.chunk_size)
+        work = WorkPlan(
+            plan=plan,
+            column_map=column_map,
+            strict=strict,
+            contexts_separator=contexts_separator,
+            write=parsed.output is not None,
+            keep=parsed.keep_results,
+            cpu=clock.worker_cpu,
+        )
+        with _runner(parsed, work) as (submit, workers):
+            results, tally, stats = run_sharded(jobs, total, work, parsed, submit, clock, workers)
+    else:
+        checked = read_samples(
+            samples,
+            format=format,
+            column_map=column_map,
+            strict=strict,
+            contexts_separator=contexts_separator,
+        )
+        plan = resolve_plan(metrics, parsed, registry or default_registry())
+        began_wall, began_cpu = clock.wall(), clock.cpu()
+        with _resume_executor(parsed) as executor:
+            run_options = parsed if executor is None else attrs.evolve(parsed, executor=executor)
+            results, tally = run_batch(checked, plan, run_options)
+        stats = RunStats(
+            samples=tally.size,
+            wall_seconds=clock.wall() - began_wall,
+            parent_cpu_seconds=clock.cpu() - began_cpu,
+            workers=parsed.workers if parsed.executor is None else None,
+        )
+    batch = summarize_tally(
         tally,
         results,
         [step.metric_id for step in plan.steps],  # duplicates kept: one regression record each
         parsed.baseline_result,
         parsed.regression_threshold,
     )
+    return attrs.evolve(batch, stats=stats)
+
+
+def _distributes(options: EvaluateOptions) -> bool:
+    """Whether the work goes to workers that read, validate and serialize their own rows: with
+    ``workers``, ``scheduler`` or ``executor``, except to resume (which matches stored results
+    with the samples, so it reads them here)."""
+    wanted = options.workers > 0 or options.scheduler is not None or options.executor is not None
+    return wanted and not options.resume
+
+
+@contextmanager
+def _resume_executor(options: EvaluateOptions) -> Iterator[Executor | None]:
+    """For a resumed run with ``workers`` or ``scheduler``: an executor that takes the samples
+    left to evaluate (the plan travels with each chunk); else ``None``."""
+    if options.workers > 0:
+        pool = orphan_safe_pool(options.workers)
+        try:
+            yield pool
+        except BaseException:
+            pool.shutdown(cancel_futures=True)
+            raise
+        pool.shutdown()
+    elif options.scheduler is not None:
+        from assay_evaluation._dask import dask_executor
+
+        with dask_executor(options.scheduler) as executor:
+            yield executor
+    else:
+        yield None
+
+
+@contextmanager
+def _runner(options: EvaluateOptions, work: WorkPlan) -> Iterator[tuple[Submit, int | None]]:
+    """Where chunks run: a pool of ``options.workers`` processes, the dask cluster at
+    ``options.scheduler``, or the caller's ``options.executor``; and how many workers."""
+    if options.scheduler is not None:
+        from assay_evaluation._dask import on_dask
+
+        with on_dask(options.scheduler, work) as (submit, workers):
+            yield submit, workers
+    elif options.workers > 0:
+        with on_processes(options.workers, work) as submit:
+            yield submit, options.workers
+    else:
+        assert options.executor is not None
+        with on_executor(options.executor, work) as submit:
+            yield submit, None
 
 
 @attrs.frozen

@@ -15,6 +15,7 @@ from assay.cli import atomic_write
 from assay_evaluation._codes import EvaluationErrorCode as Code
 from assay_evaluation._export import save_results, to_pandas, to_records
 from assay_evaluation._gate import Gate, GateVerdict
+from assay_evaluation._progress import RunStats
 from assay_evaluation._report_html import render_html
 from assay_evaluation._types import BatchCounts, Cost, EvalResult, MetricAggregate, MetricRegression
 
@@ -39,6 +40,9 @@ class BatchEvalResult:
         regressions: per-metric comparison with a baseline, or ``None`` when none was given.
         counts: samples, failed samples and per-metric failures; ``None`` in a result built by
             hand (they are then counted from ``results``).
+        stats: how fast the run went and what it cost the calling process
+            (:class:`~assay_evaluation.RunStats`); ``None`` in a result built by hand. Not
+            compared, not written to any file.
 
     With ``keep_results=False`` (what ``assay eval`` does unless ``--json`` or ``--html`` needs
     every result) ``results`` is empty: the aggregates, pass, cost, regressions and
@@ -52,6 +56,7 @@ class BatchEvalResult:
     total_cost: Cost = attrs.field(factory=Cost)
     regressions: tuple[MetricRegression, ...] | None = None
     counts: BatchCounts | None = None
+    stats: RunStats | None = attrs.field(default=None, eq=False, repr=False)
 
     @property
     def sample_count(self) -> int:

@@ -14,10 +14,9 @@ import json
 import os
 import sys
 import warnings
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import attrs
 import click
@@ -33,7 +32,8 @@ from assay_evaluation._gate import FAIL_ON, Gate, GateVerdict
 from assay_evaluation._judge_config import judge_from_config
 from assay_evaluation._options import check_timestamp
 from assay_evaluation._outcome import status_of
-from assay_evaluation._readers import FORMATS, read_samples
+from assay_evaluation._progress import ProgressLine
+from assay_evaluation._readers import FORMATS
 from assay_evaluation._summary import summary_text
 from assay_evaluation._types import EvalResult
 from assay_evaluation._user_modules import PLUGINS_ENV, load_plugins
@@ -71,40 +71,45 @@ def _read_config(path: str | None) -> dict[str, Any]:
     return dict(config)
 
 
-def _read(data: str, cli: dict[str, Any]) -> list[Any]:
-    """The samples of DATA, printing each unknown column once as a warning line on standard
-    error (``warning [UNKNOWN_FIELD] row 1.questoin: ...``).
-
-    :raises AssayError: as :func:`~assay_evaluation.read_samples`; ``MALFORMED_INPUT`` when
-        there is no sample at all.
-    """
+def _reading(cli: dict[str, Any]) -> dict[str, Any]:
+    """The reading arguments of :func:`~assay_evaluation.evaluate_batch` from the flags."""
     column_map = {
         **cli.pop("config_map"),
         **_pairs(cli.pop("column_map"), "--map", Code.INVALID_OPTION),
     }
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", SampleFieldWarning)
-        samples = read_samples(
-            data,
-            format=cli.pop("input_format"),
-            column_map=column_map,
-            strict=cli.pop("strict"),
-            contexts_separator=cli.pop("contexts_separator"),
-        )
-    for warning in caught:
-        if isinstance(warning.message, SampleFieldWarning):
-            click.echo(f"warning [{warning.message.code}] {warning.message}", err=True)
-        else:
-            warnings.warn_explicit(
-                warning.message, warning.category, warning.filename, warning.lineno
-            )
-    if not samples:
-        raise AssayError(
-            ErrorCode.MALFORMED_INPUT,
-            "no samples: the input holds no sample (an empty run proves nothing)",
-            "standard input" if data == "-" else data,
-        )
-    return samples
+    return {
+        "format": cli.pop("input_format"),
+        "column_map": column_map,
+        "strict": cli.pop("strict"),
+        "contexts_separator": cli.pop("contexts_separator"),
+    }
+
+
+def _show_field_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    """Each unknown column once, as a line on standard error (``warning [UNKNOWN_FIELD] row
+    1.questoin: ...``), as soon as it is seen; other warnings as Python shows them."""
+    if isinstance(message, SampleFieldWarning):
+        click.echo(f"warning [{message.code}] {message}", err=True)
+    else:
+        _SHOW_WARNING(message, category, filename, lineno, file, line)
+
+
+_SHOW_WARNING = warnings.showwarning
+
+
+def _no_samples(data: str) -> AssayError:
+    return AssayError(
+        ErrorCode.MALFORMED_INPUT,
+        "no samples: the input holds no sample (an empty run proves nothing)",
+        "standard input" if data == "-" else data,
+    )
 
 
 def sample_line(result: EvalResult, index: int) -> dict[str, Any]:
@@ -156,19 +161,9 @@ def _parse_thresholds(pairs: tuple[str, ...]) -> dict[str, float]:
     return thresholds
 
 
-@contextmanager
-def _progress(enabled: bool, total: int) -> Iterator[Callable[[int, int], None] | None]:
-    if not enabled:
-        yield None
-        return
-    with click.progressbar(length=total, label="evaluating", file=sys.stderr) as bar:
-        last = [0]
-
-        def advance(done: int, _total: int) -> None:
-            bar.update(done - last[0])
-            last[0] = done
-
-        yield advance
+def _progress_display(enabled: bool) -> Callable[[int, int], None] | None:
+    """``n/total``, rate and ETA on standard error, or ``None`` when not ``enabled``."""
+    return ProgressLine(sys.stderr) if enabled else None
 
 
 def _options(
@@ -323,6 +318,19 @@ def _gate(config: dict[str, Any], cli: dict[str, Any]) -> Gate:
 )
 @workers_option
 @click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="Evaluate on the dask.distributed cluster whose scheduler is at ADDRESS "
+    "(tcp://10.0.0.5:8786); needs assay-evaluation[dask] here and on the workers.",
+)
+@click.option(
+    "--progress",
+    "show_progress",
+    is_flag=True,
+    help="Show n/total, rate and ETA on standard error, and the speed at the end (default: "
+    "only on a terminal, and never with --json).",
+)
+@click.option(
     "--json", "as_json", is_flag=True, help="One JSON line per sample, then one aggregate line."
 )
 @click.option(
@@ -348,7 +356,7 @@ def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
     gate = _gate(config, cli)
     cli["config_map"] = _config_map(config, cli["config_path"])
     metrics, options = _options(config, cli, registry)
-    samples = _read(data, cli)
+    reading = _reading(cli)
     if cli["baseline"]:
         options["baseline_result"] = read_json_file(cli["baseline"])
     table = _table_output(cli["output"], cli["resume"])
@@ -356,27 +364,28 @@ def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
         options.update(output=cli["output"], resume=cli["resume"])
     # the summary needs only the aggregates and counts; --json, --html and tables need results
     options["keep_results"] = bool(cli["as_json"] or cli["html_path"] or table)
-    show_bar = sys.stderr.isatty() and not cli["as_json"]
-    pool = None
     workers: int = cli["workers"]  # workers_option: 0 in-process, N processes, auto one per CPU
-    if workers > 0:
-        from assay_evaluation._workers import orphan_safe_pool
+    if cli["scheduler"] is not None:
+        if workers:
+            raise AssayError(
+                Code.INVALID_OPTION,
+                "--workers and --scheduler are two places to run: give one",
+                "--scheduler",
+            )
+        from assay_evaluation._dask import check_scheduler
 
-        pool = orphan_safe_pool(workers)  # workers exit when this process is killed
-        options["executor"] = pool
-        options.setdefault("concurrency", max(4, 2 * workers))  # keep every worker busy
-    try:
-        with _progress(show_bar, len(samples)) as advance:
-            options["on_progress"] = advance
-            batch = evaluate_batch(samples, metrics, options, registry=registry)
-    except BaseException:
-        if pool is not None:  # interrupted: drop the queued chunks, wait only for running ones
-            pool.shutdown(cancel_futures=True)
-            pool = None
-        raise
-    finally:
-        if pool is not None:
-            pool.shutdown()
+        options["scheduler"] = check_scheduler(cli["scheduler"], "--scheduler")
+    options["workers"] = workers  # worker processes exit when this process is killed
+    shown = cli["show_progress"] or (sys.stderr.isatty() and not cli["as_json"])
+    options["on_progress"] = _progress_display(shown)
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", SampleFieldWarning)
+        warnings.showwarning = _show_field_warning
+        batch = evaluate_batch(data, metrics, options, registry=registry, **reading)
+    if not batch.sample_count:
+        raise _no_samples(data)
+    if shown and batch.stats is not None:
+        click.echo(batch.stats.describe(), err=True)
     if table:
         save_results(batch, table)
     verdict = gate.check(batch)

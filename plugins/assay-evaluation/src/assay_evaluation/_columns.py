@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import math
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from assay import AssayError
@@ -150,6 +150,10 @@ class ColumnMapper:
         :class:`SampleFieldWarning`.
     :param contexts_separator: in a table, a ``contexts`` cell that is not a JSON array is split
         on this string (default: the cell is one context).
+    :param on_unknown: called with ``(column, message, where)`` instead of warning (a worker
+        hands unknown columns back to the calling process, which warns once).
+    :param check_first: check that the mapped columns are in the first row seen (off for a
+        chunk that does not start the data).
     """
 
     def __init__(
@@ -158,13 +162,16 @@ class ColumnMapper:
         *,
         strict: bool = False,
         contexts_separator: str | None = None,
+        on_unknown: Callable[[str, str, str], None] | None = None,
+        check_first: bool = True,
     ) -> None:
         self.by_column = check_column_map(column_map)
         self.mapped_fields = frozenset(self.by_column.values())
         self.strict = strict
         self.separator = contexts_separator
         self.reported: set[str] = set()
-        self._checked = not self.by_column
+        self.on_unknown = on_unknown
+        self._checked = not self.by_column or not check_first
 
     def row(self, row: Any, path: str, tabular: bool = False) -> Any:
         """``row`` as a sample mapping (anything that is not a mapping is returned unchanged,
@@ -229,13 +236,11 @@ class ColumnMapper:
             )
         if column not in self.reported:
             self.reported.add(column)
-            warnings.warn(
-                SampleFieldWarning(
-                    f"unknown field {column!r}{hint}; ignored (map it with column_map / --map)",
-                    f"{path}.{column}",
-                ),
-                stacklevel=4,
-            )
+            message = f"unknown field {column!r}{hint}; ignored (map it with column_map / --map)"
+            if self.on_unknown is not None:
+                self.on_unknown(column, message, f"{path}.{column}")
+                return
+            warnings.warn(SampleFieldWarning(message, f"{path}.{column}"), stacklevel=4)
 
     def _cell(self, field: str, value: Any, path: str) -> Any:
         """A table cell as the JSON input format has it; ``None`` for an empty cell."""

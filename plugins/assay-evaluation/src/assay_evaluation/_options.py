@@ -133,7 +133,15 @@ class EvaluateOptions:
         executor: a :class:`concurrent.futures.Executor` (threads, processes, a dask client's
             ``get_executor()``) for :func:`~assay_evaluation.evaluate_batch`; ``None`` runs
             in-process.
-        concurrency: at most this many chunks in flight on the executor (default 4).
+        workers: evaluate in a pool of this many worker processes that evaluation starts and
+            stops (default 0: in-process, unless ``executor`` or ``scheduler`` is given); the
+            plan reaches each worker once and the rows travel unparsed.
+        scheduler: a dask.distributed scheduler address (``tcp://10.0.0.5:8786``) or a
+            ``distributed.Client``: evaluate on that cluster (needs the ``dask`` extra).
+        clock: a :class:`~assay_evaluation.Clock` timing the run for ``BatchEvalResult.stats``
+            (default: the system's clocks); never written into results.
+        concurrency: at most this many chunks in flight on the executor (default 4; with
+            ``workers`` or ``scheduler``, at least twice the workers).
         chunk_size: samples per executor task, and results per durable write of ``output``
             (default 128: smaller tasks cost the calling process more in pickling than the
             workers gain).
@@ -169,6 +177,9 @@ class EvaluateOptions:
     repeats: int = 1
     judge_cache: str | None = None
     executor: Executor | None = None
+    workers: int = 0
+    scheduler: Any = None
+    clock: Any = None
     concurrency: int = 4
     chunk_size: int = 128
     on_progress: Callable[[int, int], None] | None = None
@@ -285,6 +296,35 @@ def parse_options(options: EvaluateOptions | Mapping[str, Any] | None) -> Evalua
     if executor is not None and not callable(getattr(executor, "submit", None)):
         raise AssayError(
             Code.INVALID_OPTION, "must be a concurrent.futures.Executor", "options.executor"
+        )
+    workers = raw.get("workers", 0)
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 0 <= workers <= 1024:
+        raise AssayError(
+            Code.INVALID_OPTION,
+            f"must be an integer in [0, 1024] (0: in-process), got {workers!r}",
+            "options.workers",
+        )
+    if raw.get("scheduler") is not None:
+        from assay_evaluation._dask import check_scheduler
+
+        check_scheduler(raw["scheduler"])
+    given = [
+        name for name in ("executor", "workers", "scheduler") if raw.get(name) not in (None, 0)
+    ]
+    if len(given) > 1:
+        raise AssayError(
+            Code.INVALID_OPTION,
+            f"give one of executor, workers and scheduler, not {' and '.join(given)}",
+            f"options.{given[1]}",
+        )
+    clock = raw.get("clock")
+    if clock is not None and not all(
+        callable(getattr(clock, name, None)) for name in ("wall", "cpu", "worker_cpu")
+    ):
+        raise AssayError(
+            Code.INVALID_OPTION,
+            "must be an assay_evaluation.Clock (wall, cpu and worker_cpu callables)",
+            "options.clock",
         )
     if not isinstance(raw.get("keep_results", True), bool):
         raise AssayError(

@@ -19,7 +19,7 @@ from assay_evaluation._codes import EvaluationErrorCode as Code
 from assay_evaluation._columns import ColumnMapper
 from assay_evaluation._samples import coerce_sample
 
-__all__ = ["FORMATS", "SampleSource", "read_samples", "sample_rows"]
+__all__ = ["FORMATS", "SampleSource", "bytes_rows", "parse_json", "read_samples", "sample_rows"]
 
 FORMATS = ("jsonl", "json", "csv", "parquet")
 """File formats ``assay eval`` and :func:`read_samples` read."""
@@ -69,11 +69,14 @@ def _sniff(data: bytes) -> str:
     return {b"[": "json", b"{": "jsonl"}.get(start, "csv")
 
 
-def _json(text: str, where: str) -> Any:
+def parse_json(text: str | bytes, where: str) -> Any:
+    """``text`` (a line, a file) parsed as JSON, or ``MALFORMED_INPUT`` at ``where``."""
     try:
         return json.loads(text)
     except RecursionError as exc:
         raise AssayError(ErrorCode.MALFORMED_INPUT, "JSON nests too deep to read", where) from exc
+    except UnicodeDecodeError as exc:  # a line of bytes
+        raise AssayError(ErrorCode.MALFORMED_INPUT, f"not UTF-8 text: {exc.reason}", where) from exc
     except json.JSONDecodeError as exc:
         raise AssayError(ErrorCode.MALFORMED_INPUT, f"not valid JSON: {exc.msg}", where) from exc
     except ValueError as exc:  # int() refuses integers over sys.get_int_max_str_digits()
@@ -85,11 +88,11 @@ def _json(text: str, where: str) -> Any:
 def _jsonl_rows(text: str) -> Rows:
     for number, line in enumerate(text.split("\n"), start=1):
         if line.strip():
-            yield f"line {number}", _json(line, f"line {number}")
+            yield f"line {number}", parse_json(line, f"line {number}")
 
 
 def _json_rows(text: str, path: str) -> Rows:
-    value = _json(text, path)
+    value = parse_json(text, path)
     if not isinstance(value, list):
         raise AssayError(
             ErrorCode.MALFORMED_INPUT,
@@ -149,7 +152,11 @@ def file_rows(path: str, format: str | None = None) -> tuple[Rows, bool]:
         raise AssayError(
             Code.INVALID_OPTION, f"format must be one of {', '.join(FORMATS)}", "format"
         )
-    data = _bytes(path)
+    return bytes_rows(_bytes(path), path, format)
+
+
+def bytes_rows(data: bytes, path: str, format: str | None = None) -> tuple[Rows, bool]:
+    """:func:`file_rows` of a file already read into ``data`` (``path`` names it in errors)."""
     kind = format or _EXTENSIONS.get(Path(path).suffix.lower()) or _sniff(data)
     if kind == "parquet":
         return _parquet_rows(data, path), True

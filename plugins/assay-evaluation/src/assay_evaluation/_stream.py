@@ -110,7 +110,12 @@ class ResultStream:
             json.dumps({"key": key, "result": result_to_wire(result)}, ensure_ascii=False) + "\n"
             for key, result in items
         ]
-        self._handle.write("".join(lines))
+        self.write_text("".join(lines))
+
+    def write_text(self, text: str) -> None:
+        """Append lines already serialized as :meth:`write` would (a worker's chunk) and make
+        them durable."""
+        self._handle.write(text)
         self._handle.flush()
         os.fsync(self._handle.fileno())
 

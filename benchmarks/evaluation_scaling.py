@@ -1,0 +1,129 @@
+"""How batch evaluation scales with worker processes and dask workers, and what it costs the
+calling process.
+
+Builds a JSON Lines input of --samples samples (default 20,000) from the 5,000 rows of
+../shared/data/halueval_qa_dev.jsonl (read in place; the input is written to a temporary
+folder, or to --input): sample i takes row i mod 5,000, its right answer on even passes over
+the rows and its hallucinated answer on odd ones, the row's passage as its only context, the
+right answer as ground truth, and the id ``h<i>``. Then, for each profile (--profiles: the
+default metric list and ``compatible``), it evaluates the file with ``--output``-style
+streaming and ``keep_results=False`` (what ``assay eval FILE --output out.jsonl`` does):
+
+* in one process (no workers);
+* with ``workers=N`` for each N of --workers (default 2): a process pool;
+* with --dask, on a ``distributed.LocalCluster`` of N single-threaded worker processes on
+  127.0.0.1 for each N, through ``scheduler=<address>``.
+
+It prints wall-clock samples/s, the speed-up over one process, the calling process's CPU per
+sample against the workers' (``RunStats.parent_overhead``) and whether every output file is
+byte-identical to the in-process one. On a shared machine the wall clock measures the other
+load too: compare numbers of one run only.
+
+Run: uv run --all-packages --all-extras python benchmarks/evaluation_scaling.py \\
+         --samples 20000 --workers 2 [--dask] [--profiles default,compatible]
+A 16-core machine gives the curve with --workers 1,2,4,8,16 --dask.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from assay_evaluation import RunStats, evaluate_batch
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "halueval_qa_dev.jsonl"
+
+
+def make_input(path: Path, samples: int) -> None:
+    """Write ``samples`` samples built from the HaluEval rows (see the module docstring)."""
+    rows = [json.loads(line) for line in DATA.read_text("utf-8").splitlines() if line.strip()]
+    with path.open("w", encoding="utf-8") as handle:
+        for index in range(samples):
+            row = rows[index % len(rows)]
+            side = "right_answer" if (index // len(rows)) % 2 == 0 else "hallucinated_answer"
+            sample = {
+                "id": f"h{index}",
+                "question": row["question"],
+                "answer": row[side],
+                "contexts": [row["knowledge"]],
+                "groundTruth": row["right_answer"],
+            }
+            handle.write(json.dumps(sample, ensure_ascii=False) + "\n")
+
+
+def run(data: Path, out: Path, profile: str | None, **where: Any) -> tuple[RunStats, bytes]:
+    """One evaluation of ``data`` streamed to ``out``: its stats and the output's bytes."""
+    options: dict[str, Any] = {"output": str(out), "keep_results": False, **where}
+    if profile is not None:
+        options["profile"] = profile
+    batch = evaluate_batch(str(data), options=options)
+    assert batch.stats is not None
+    return batch.stats, out.read_bytes()
+
+
+def line(label: str, stats: RunStats, base: RunStats | None, identical: bool | None) -> str:
+    text = f"  {label:<22}{stats.samples_per_second:>9,.0f} samples/s"
+    if base is not None:
+        text += f"  x{stats.samples_per_second / base.samples_per_second:.2f}"
+    n = stats.samples
+    text += f"  parent CPU {1e6 * stats.parent_cpu_seconds / n:,.1f} us/sample"
+    if stats.worker_cpu_seconds:
+        text += f", workers {1e6 * stats.worker_cpu_seconds / n:,.1f} us/sample"
+        text += f" (parent overhead {stats.parent_overhead:.2%})"
+    if identical is not None:
+        text += f"  identical output: {identical}"
+    return text
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--samples", type=int, default=20_000)
+    parser.add_argument("--workers", default="2", help="comma-separated worker counts")
+    parser.add_argument("--profiles", default="default,compatible")
+    parser.add_argument("--dask", action="store_true", help="also on a dask LocalCluster")
+    parser.add_argument("--input", type=Path, help="keep the generated input here")
+    args = parser.parse_args()
+    counts = [int(n) for n in args.workers.split(",")]
+    with tempfile.TemporaryDirectory() as folder:
+        data = args.input or Path(folder) / "samples.jsonl"
+        if not data.exists():
+            make_input(data, args.samples)
+        out = Path(folder) / "out.jsonl"
+        print(f"{args.samples} samples, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
+        for name in args.profiles.split(","):
+            profile = None if name == "default" else name
+            print(f"profile {name}:")
+            head = [json.loads(text) for text in data.read_text("utf-8").splitlines()[:200]]
+            evaluate_batch(head, options={"profile": profile})  # warm-up: imports, tables
+            base, reference = run(data, out, profile)
+            print(line("1 process", base, None, None))
+            for n in counts:
+                stats, output = run(data, out, profile, workers=n)
+                print(line(f"{n} worker processes", stats, base, output == reference))
+            if args.dask:
+                dask_runs(data, out, profile, counts, base, reference)
+
+
+def dask_runs(
+    data: Path, out: Path, profile: str | None, counts: list[int], base: RunStats, ref: bytes
+) -> None:
+    from distributed import LocalCluster
+
+    for n in counts:
+        with LocalCluster(
+            n_workers=n,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        ) as cluster:
+            stats, output = run(data, out, profile, scheduler=cluster.scheduler_address)
+        print(line(f"dask, {n} workers", stats, base, output == ref))
+
+
+if __name__ == "__main__":
+    main()
