@@ -3,6 +3,9 @@ results, perturbation cases and variants, judge replies.
 
 Every class here is an ``attrs`` frozen class: immutable, hashable where its fields are, compared
 by value. Serialization to and from JSON lives in one place, :mod:`assay.wire`, never here.
+The records built for every scored answer (decisions, warnings, dimension scores and their
+breakdowns) are dict classes (``slots=False``): their ``__init__`` then writes the instance
+dictionary directly instead of calling ``object.__setattr__`` once per field.
 """
 
 from __future__ import annotations
@@ -61,7 +64,7 @@ def _frozen_mapping(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return dict(value or {})
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class Decision:
     """What a :class:`~assay.Policy` decided, and why.
 
@@ -217,7 +220,7 @@ class JudgeReply:
     model: str | None = None
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class ScoreWarning:
     """A structured warning about an input or a result.
 
@@ -234,7 +237,7 @@ class ScoreWarning:
     path: str
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class DimensionBreakdown:
     """Machine-readable attribution of a dimension's points.
 
@@ -256,7 +259,7 @@ class DimensionBreakdown:
     raw: float
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class DimensionScore:
     """One dimension's contribution to a composed score.
 
