@@ -97,7 +97,8 @@ class Grounding(assay.Dimension):
         reasons: list[str] = []
 
         support = inputs.get("supportLevel")
-        if isinstance(support, list | dict):  # unhashable: no level the reference names
+        # unhashable: no level the reference names
+        if type(support) is not str and isinstance(support, list | dict):
             raise assay.AssayError(
                 "MALFORMED_INPUT", "supportLevel must be a string", "supportLevel"
             )

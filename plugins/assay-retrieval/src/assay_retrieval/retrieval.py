@@ -187,6 +187,9 @@ class RetrievalConfidence(assay.Dimension):
     def __init__(self) -> None:
         # resolved settings per config section object; the section is kept so its id stays valid
         self._settings_cache: dict[int, tuple[Any, RetrievalSettings]] = {}
+        # the last section resolved and its settings, one tuple (read and replaced atomically):
+        # a scorer asks for the same section answer after answer
+        self._last: tuple[Any, RetrievalSettings | None] = (_ABSENT, None)
 
     def validate_config(self, config: Mapping[str, Any]) -> None:
         RetrievalSettings.from_config(config)
@@ -195,14 +198,18 @@ class RetrievalConfidence(assay.Dimension):
         """The resolved settings for ``config`` (memoized per config section object, the
         1024 most recently resolved)."""
         section = config.get("retrieval")
+        last = self._last
+        if last[0] is section:
+            return last[1]  # type: ignore[return-value]
         hit = self._settings_cache.get(id(section))
         if hit is not None and hit[0] is section:
+            self._last = hit
             return hit[1]
         settings = RetrievalSettings.from_config(config)
         cache = self._settings_cache
         if len(cache) >= 1024:
             cache.clear()  # atomic: safe beside other threads
-        cache[id(section)] = (section, settings)
+        cache[id(section)] = self._last = (section, settings)
         return settings
 
     def score(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> assay.DimensionScore:
@@ -269,7 +276,7 @@ class RetrievalConfidence(assay.Dimension):
                 confirmed += 1
             document_id = candidate.get("documentId", _ABSENT)
             if document_id is not _ABSENT:
-                if isinstance(document_id, list | dict):
+                if type(document_id) is not str and isinstance(document_id, list | dict):
                     raise assay.AssayError(
                         "MALFORMED_INPUT",
                         "documentId must be a string or a number",
@@ -290,8 +297,11 @@ class RetrievalConfidence(assay.Dimension):
             warnings.append(SINGLE_METHOD)
 
         # stable descending order by combined score (ties keep input order)
-        order = sorted(range(n), key=combined.__getitem__, reverse=True)
-        scores_sorted = [combined[i] for i in order]
+        if n > 1:
+            order = sorted(range(n), key=combined.__getitem__, reverse=True)
+            scores_sorted = list(map(combined.__getitem__, order))
+        else:
+            order, scores_sorted = [0], combined
         top = order[: s.top_k]
         effective_sum = 0.0
         for index in top:

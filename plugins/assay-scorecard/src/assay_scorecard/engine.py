@@ -107,8 +107,14 @@ class _Tier:
         self._labeller = labeller
         self._known: dict[float, TierResult] = {}
 
-    def __call__(self, scaled: float, weight: float) -> TierResult:
+    def result(self, scaled: float, weight: float) -> TierResult:
+        """The tier of ``scaled`` points out of ``weight``."""
         score = js_round(scaled / weight * 100)
+        tier = self._known.get(score)
+        return tier if tier is not None else self.of(score)
+
+    def of(self, score: float) -> TierResult:
+        """The tier of a score already rounded (its label and colour)."""
         tier = self._known.get(score)
         if tier is None:
             label, color = self._labeller(score)
@@ -118,8 +124,10 @@ class _Tier:
         return tier
 
 
-_tier1 = _Tier(label_for)
-_tier2 = _Tier(tier2_label_for)
+_composite = _Tier(label_for)  # the total and Tier 1 share their labels
+_tier1 = _composite.result
+_tier2 = _Tier(tier2_label_for).result
+_labelled = _composite.of
 
 
 class _Active(NamedTuple):
@@ -415,11 +423,11 @@ class Scorer:
                 review_missing,
             )
         )
-        label, color = label_for(total)
+        composite = _labelled(total)
         return Scorecard(
             total,
-            label,
-            color,
+            composite.label,
+            composite.color,
             decision.action,
             decision.reason,
             tier1,

@@ -120,6 +120,8 @@ def _closest_name(name: str, known: frozenset[str]) -> str | None:
 
 
 def _is_count(value: Any) -> bool:
+    if type(value) is int and 0 <= value < _BIG:  # the common case, decided without a float
+        return True
     return is_finite_number(value) and value >= 0 and float(value).is_integer()
 
 
@@ -138,8 +140,9 @@ def claim_support_problem(claim_support: Any) -> str | None:
     counts = [total, supported, contradicted]
     if "unsupportedClaims" in claim_support:
         counts.append(claim_support["unsupportedClaims"])
-    if not all(_is_count(c) for c in counts):
-        return "Claim support counts should be finite non-negative integers."
+    for count in counts:
+        if not _is_count(count):
+            return "Claim support counts should be finite non-negative integers."
     if total <= 0:
         return "claimSupport.totalClaims must be greater than 0."
     if supported + contradicted > total:
