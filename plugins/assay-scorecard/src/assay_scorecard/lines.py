@@ -14,7 +14,8 @@ from assay import AssayError
 from assay_scorecard.answer_records import is_answer_record
 from assay_scorecard.engine import Scorer
 from assay_scorecard.requests import load_request_line, request_inputs
-from assay_scorecard.wire import scorecard_to_json
+from assay_scorecard.types import Scorecard
+from assay_scorecard.wire import compact_utf8, scorecard_to_wire, wire_to_json
 
 if TYPE_CHECKING:
     from assay_scorecard.answers import StreamScorer
@@ -75,9 +76,9 @@ def score_block(
         try:
             record = load_request_line(line)
             if answers is not None and is_answer_record(record):
-                text = answers.score_json(record, config_key)
+                text = _utf8(answers.score_json(record, config_key))
             else:
-                text = scorecard_to_json(compute(request_inputs(record, config_key)))
+                text = _scorecard_line(compute(request_inputs(record, config_key)))
         except AssayError as error:
             errors.append((len(out), index, error))
             out.append(b"")
@@ -86,7 +87,7 @@ def score_block(
             errors.append((len(out), index, _internal(exc)))
             out.append(b"")
             continue
-        out.append(_utf8(text))
+        out.append(text)
     out.append(b"")
     return BlockResult(b"\n".join(out), errors)
 
@@ -96,6 +97,14 @@ def _internal(exc: Exception) -> AssayError:
     if len(text) > 200:
         text = text[:200] + "..."
     return AssayError(INTERNAL_ERROR, f"scoring failed unexpectedly ({type(exc).__name__}: {text})")
+
+
+def _scorecard_line(scorecard: Scorecard) -> bytes:
+    """``scorecard_to_json(scorecard)`` as UTF-8, without decoding orjson's bytes to encode
+    them again."""
+    wire = scorecard_to_wire(scorecard)
+    text = compact_utf8(scorecard, wire)
+    return text if text is not None else _utf8(wire_to_json(wire))
 
 
 def _utf8(text: str) -> bytes:

@@ -109,17 +109,24 @@ def scorecard_to_json(scorecard: Scorecard, *, indent: int | None = None) -> str
     """
     wire = scorecard_to_wire(scorecard)
     if indent is None:
-        # orjson writes a non-finite number as null: when the text holds no null but those of
-        # absent tiers, there was none (a null anywhere else takes the careful way)
-        try:
-            text = orjson.dumps(wire)
-        except TypeError:  # a value orjson does not write (an int beyond 64 bits)
-            pass
-        else:
-            nulls = (scorecard.tier1 is None) + (scorecard.tier2 is None)
-            if text.count(b"null") == nulls:
-                return text.decode()
+        text = compact_utf8(scorecard, wire)
+        if text is not None:
+            return text.decode()
     return wire_to_json(wire, indent=indent)
+
+
+def compact_utf8(scorecard: Scorecard, wire: dict[str, Any]) -> bytes | None:
+    """The compact JSON of ``wire`` (``scorecard``'s wire shape) as UTF-8, written by orjson,
+    when that is exactly what :func:`scorecard_to_json` writes; ``None`` when it is not (a
+    non-finite number, or an integer beyond 64 bits: :func:`wire_to_json` decides those)."""
+    # orjson writes a non-finite number as null: when the text holds no null but those of
+    # absent tiers, there was none (a null anywhere else takes the careful way)
+    try:
+        text = orjson.dumps(wire)
+    except TypeError:  # a value orjson does not write (an int beyond 64 bits)
+        return None
+    nulls = (scorecard.tier1 is None) + (scorecard.tier2 is None)
+    return text if text.count(b"null") == nulls else None
 
 
 def wire_to_json(wire: Any, *, indent: int | None = None) -> str:
