@@ -22,6 +22,9 @@ for the question (what a retriever that missed the gold paragraphs would return;
 frequencies over all paragraphs of the file). :func:`hotpot_paragraphs` gives every paragraph as
 a one-paragraph retrieval as well.
 
+:func:`halueval_pairs` joins each HaluEval question's two passages into one retrieval of two
+(its own passage first), relevant because it holds the question's own passage.
+
 Split: questions with an even index are the tuning part, odd ones the held-out part
 (:func:`held_out`).
 """
@@ -151,6 +154,17 @@ def halueval_retrievals(pool: int | None = POOL) -> list[Retrieval]:
     return out
 
 
+def halueval_pairs(retrievals: Sequence[Retrieval]) -> list[Retrieval]:
+    """Per question of ``retrievals`` (from :func:`halueval_retrievals`): one relevant retrieval
+    of its own passage followed by its irrelevant passage."""
+    own = {r.index: r for r in retrievals if r.relevant}
+    return [
+        Retrieval("halueval-pairs", r.index, True, r.query, own[r.index].documents + r.documents)
+        for r in retrievals
+        if not r.relevant and r.index in own
+    ]
+
+
 # ----------------------------------------------------------------------------------- HotpotQA
 
 
@@ -278,6 +292,7 @@ __all__ = [
     "POOL",
     "Retrieval",
     "bm25_scores",
+    "halueval_pairs",
     "halueval_retrievals",
     "held_out",
     "hotpot_gold",

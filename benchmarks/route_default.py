@@ -14,12 +14,17 @@ Routers compared, on the held-out part (odd-indexed questions) of each data set:
 * ``composite 0.7/0.3`` — the previous default: the specification's composite rule;
 * ``paper 0.29/0.24`` — the paper mode with its previous thresholds;
 * ``default`` — ``CragRouter()`` as shipped (paper mode, lexical scorer, thresholds
-  ``PAPER_LOWER`` / ``PAPER_UPPER``).
+  ``PAPER_LOWER`` / ``PAPER_UPPER``);
+* ``topical`` — the same thresholds with the opt-in topical scorer
+  (``CragRouter(scorer="topical")``), which judges a retrieval's documents together.
 
 The default thresholds are re-derived first with ``tune_thresholds`` on the tuning part of the
 HaluEval retrievals (even-indexed questions, pool 50) and printed next to the shipped ones. Then
 harder variants are reported for the default router: HaluEval with the irrelevant passage drawn
-from pools of 500 and of all 5,000 rows, and HotpotQA paragraph by paragraph.
+from pools of 500 and of all 5,000 rows, and HotpotQA paragraph by paragraph. Last, the default
+and the topical scorer on both parts of HotpotQA and on HaluEval retrievals of two passages (the
+question's own passage with the irrelevant one, all relevant): where the topical scorer's gain on
+HotpotQA costs relevant retrievals.
 
 Accuracy = (relevant routed correct + irrelevant routed incorrect) / all; an ambiguous call is
 not a right one. Ambiguous = ambiguous calls / all.
@@ -38,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from route_data import (
     Retrieval,
+    halueval_pairs,
     halueval_retrievals,
     held_out,
     hotpot_identified,
@@ -53,6 +59,7 @@ ROUTERS = {
     "composite 0.7/0.3 (previous default)": CragRouter("composite"),
     "paper 0.29/0.24 (previous paper thresholds)": CragRouter("paper", upper=0.29, lower=0.24),
     f"default: paper {PAPER_UPPER}/{PAPER_LOWER}": CragRouter(),
+    f"topical: paper {PAPER_UPPER}/{PAPER_LOWER}, topical scorer": CragRouter(scorer="topical"),
 }
 LABELS = ("correct", "ambiguous", "incorrect")
 
@@ -133,7 +140,7 @@ def main() -> None:
         "HaluEval, pool 5,000": [r for r in halueval_retrievals(None) if held_out(r.index)],
         "HotpotQA, each paragraph alone": [r for r in hotpot_paragraphs() if held_out(r.index)],
     }
-    default_name = list(ROUTERS)[-1]
+    default_name, topical_name = list(ROUTERS)[-2:]
     for data, retrievals in harder.items():
         result = route(ROUTERS[default_name], retrievals)
         report[f"{data} / {default_name}"] = result
@@ -148,6 +155,20 @@ def main() -> None:
             f"| {data} | in-sample best {best.high}/{best.low} (not held out) | {again.total} "
             f"| {again.accuracy:.3f} | {again.ambiguous_rate:.1%} | - | - |"
         )
+    both = {
+        "HotpotQA, tuning part": [r for r in hotpot if not held_out(r.index)],
+        "HaluEval, own + irrelevant passage (all relevant), tuning part": [
+            r for r in halueval_pairs(halueval) if not held_out(r.index)
+        ],
+        "HaluEval, own + irrelevant passage (all relevant)": [
+            r for r in halueval_pairs(halueval) if held_out(r.index)
+        ],
+    }
+    for data, retrievals in both.items():
+        for name in (default_name, topical_name):
+            result = route(ROUTERS[name], retrievals)
+            report[f"{data} / {name}"] = result
+            print(_row(data, name, result))
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(report, indent=2), encoding="utf-8")
 

@@ -6,7 +6,9 @@ numpy and scipy when an analysis runs):
 * :mod:`assay_crag.inputs` — the retrieval being judged (query, ranked chunks, context).
 * :mod:`assay_crag.dimensions` — the four context-quality Dimensions.
 * :mod:`assay_crag.composite` — the weighted composite with the specification's warnings.
-* :mod:`assay_crag.scorers` — per-document relevance scorers (lexical, any Metric, any Judge).
+* :mod:`assay_crag.scorers` — per-document relevance scorers (topical, lexical, any Metric,
+  any Judge).
+* :mod:`assay_crag.subjects` — what a passage opens with, and whether a text names it.
 * :mod:`assay_crag.actions` — decomposition, reformulation, knowledge refinement.
 * :mod:`assay_crag.router` — the CRAG router Policy (paper mode by default, and the
   specification's composite mode).
@@ -21,7 +23,11 @@ from assay_crag.composite import ContextQualityScore, QualityConfig, QualityScor
 from assay_crag.gate import assert_context_quality, check_context_quality
 from assay_crag.inputs import AssembledContext, QualityInput, RankedChunk, parse_quality_input
 from assay_crag.router import CorrectiveAction, CragClassification, CragRouter
-from assay_crag.scorers import LexicalRelevanceScorer, resolve_document_scorer
+from assay_crag.scorers import (
+    LexicalRelevanceScorer,
+    TopicalRelevanceScorer,
+    resolve_document_scorer,
+)
 from assay_crag.tuning import route_counts, tune_thresholds
 
 __all__ = [
@@ -35,6 +41,7 @@ __all__ = [
     "QualityInput",
     "QualityScorer",
     "RankedChunk",
+    "TopicalRelevanceScorer",
     "assert_context_quality",
     "check_context_quality",
     "decompose_query",

@@ -103,7 +103,7 @@ def route_group() -> None:
     "--scorer",
     default="lexical",
     show_default=True,
-    help="document scorer: lexical, metric:<id> or judge:<name>.",
+    help="document scorer: lexical, topical, metric:<id> or judge:<name>.",
 )
 @click.option("--refine", is_flag=True, help="attach refined knowledge strips to the action.")
 @click.option("--json", "as_json", is_flag=True, help="print JSON instead of text.")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import assay
 from assay_crag.dimensions import context_dimensions
 from assay_crag.router import CragRouter
-from assay_crag.scorers import LexicalRelevanceScorer
+from assay_crag.scorers import LexicalRelevanceScorer, TopicalRelevanceScorer
 
 if TYPE_CHECKING:
     import click
@@ -20,14 +20,15 @@ def assay_register(registrar: assay.Registrar) -> None:
     """Dimensions ``retrievalConfidence``, ``contextSufficiency``, ``diversityScore``,
     ``estimatedFaithfulness``; policies ``crag`` (the default router: paper mode, lexical
     scorer), ``crag-paper`` (the same, by its mode's name) and ``crag-composite`` (the
-    specification's composite rule, 0.7 / 0.3); document scorer ``lexical`` (kind
-    ``document-scorer``)."""
+    specification's composite rule, 0.7 / 0.3); document scorers ``lexical`` and ``topical``
+    (kind ``document-scorer``)."""
     for dimension in context_dimensions():
         registrar.add_dimension(dimension)
     registrar.add_policy(CragRouter(scorer=LexicalRelevanceScorer(), name="crag"))
     registrar.add_policy(CragRouter("paper", scorer=LexicalRelevanceScorer()))
     registrar.add_policy(CragRouter("composite"))
     registrar.add("document-scorer", LexicalRelevanceScorer(), name="lexical")
+    registrar.add("document-scorer", TopicalRelevanceScorer(), name="topical")
 
 
 @assay.hookimpl

@@ -3,17 +3,20 @@
 A *document scorer* is any object with a ``name`` and
 ``score_documents(query, documents) -> tuple[float | None, ...]``: one relevance score in [0, 1]
 per document, or ``None`` when the scorer could not tell (an undetermined metric result, an
-unparseable judge reply). Three are provided:
+unparseable judge reply). Four are provided:
 
 * :class:`LexicalRelevanceScorer`: built in, no model; weighted share of the query's content
   words found in the document.
+* :class:`TopicalRelevanceScorer`: built in, no model, opt-in; the lexical score corrected by
+  what the retrieved documents are about (their opening subjects) and how they name each
+  other.
 * :class:`MetricDocumentScorer`: wraps any registered :class:`assay.Metric` (for example
   ``context_relevance`` from assay-faithfulness) by scoring ``EvalSample(question=query,
   contexts=(document,))``.
 * :class:`JudgeDocumentScorer`: wraps any registered :class:`assay.Judge` with a prompt asking
   for a relevance number.
 
-:func:`resolve_document_scorer` turns a name (``"lexical"``, ``"metric:<id>"``,
+:func:`resolve_document_scorer` turns a name (``"topical"``, ``"lexical"``, ``"metric:<id>"``,
 ``"judge:<name>"``, or a bare registered metric / judge name) into a scorer.
 """
 
@@ -26,6 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import assay
+from assay_crag.subjects import names, names_person, opening_subject
 from assay_crag.text import STOP_WORDS
 
 __all__ = [
@@ -33,6 +37,7 @@ __all__ = [
     "JudgeDocumentScorer",
     "LexicalRelevanceScorer",
     "MetricDocumentScorer",
+    "TopicalRelevanceScorer",
     "resolve_document_scorer",
 ]
 
@@ -118,6 +123,91 @@ class LexicalRelevanceScorer:
     def score_documents(self, query: str, documents: Sequence[str]) -> tuple[float | None, ...]:
         weights = self.query_weights(query)
         return tuple(self.score_weighted(weights, document) for document in documents)
+
+
+OFF_TOPIC_WEIGHT = 0.3
+"""The factor on the lexical score of a document about something else (see
+:class:`TopicalRelevanceScorer`). At 0.3 such a document, even one holding every query word
+(1.0), stays at or below the paper mode's default lower threshold (0.37): alone it can only route
+incorrect. Chosen on the tuning part of benchmarks/route_default.py (even-indexed HotpotQA
+questions), where factors from 0.2 to 0.35 route the same."""
+
+
+class TopicalRelevanceScorer:
+    """The lexical score corrected by what the documents of one retrieval are about.
+
+    A retrieval of several documents is judged as a whole. A document is *on topic* when its
+    opening subject (:func:`~assay_crag.subjects.opening_subject`) is named in the query as a
+    name of its own (not inside a longer name: ``Kirton`` is not ``Kirton End``), or is a
+    person named there by first and last names, or, by links repeated until none is added,
+    when an on-topic document names its subject or it names an on-topic document's subject
+    (the bridge of a multi-hop question).
+
+    * Some document on topic: each on-topic document scores the larger of its own lexical score
+      and the share of the query's words that the retrieval's documents hold together (the
+      lexical scorer's weights); the other documents keep their lexical score.
+    * None on topic: a document that opens with a subject, which the query does not name, is
+      about something else and scores its lexical score times :data:`OFF_TOPIC_WEIGHT`;
+      a document whose subject cannot be read keeps its lexical score.
+
+    One document alone is scored as :class:`LexicalRelevanceScorer` scores it.
+
+    Use it where retrievals hold several passages and a relevant one is about something the
+    question names (multi-hop questions over encyclopaedic passages). It is not the default
+    because the same rule that drops passages about entities the question does not name drops
+    answer passages about the entity the question only describes (``Paris is the capital of
+    France`` for *What is the capital of France?*) when nothing named is retrieved with them;
+    docs/route.md gives the measured cost.
+    """
+
+    name = "topical"
+
+    def __init__(self, lexical: LexicalRelevanceScorer | None = None) -> None:
+        self.lexical = lexical or LexicalRelevanceScorer()
+
+    def score_documents(self, query: str, documents: Sequence[str]) -> tuple[float | None, ...]:
+        weights = self.lexical.query_weights(query)
+        scores = [self.lexical.score_weighted(weights, document) for document in documents]
+        if len(documents) < 2:
+            return tuple(scores)
+        subjects = [opening_subject(document) for document in documents]
+        on_topic = _on_topic(query, documents, subjects)
+        if any(on_topic):
+            together = self.lexical.score_weighted(weights, " ".join(documents))
+            return tuple(
+                max(score, together) if on else score
+                for score, on in zip(scores, on_topic, strict=True)
+            )
+        return tuple(
+            score * OFF_TOPIC_WEIGHT if subject else score
+            for score, subject in zip(scores, subjects, strict=True)
+        )
+
+
+def _on_topic(query: str, documents: Sequence[str], subjects: Sequence[str | None]) -> list[bool]:
+    """Which documents are on topic (see :class:`TopicalRelevanceScorer`)."""
+    on_topic = [
+        subject is not None
+        and (names(query, subject, standalone=True) or names_person(query, subject))
+        for subject in subjects
+    ]
+    added = True
+    while added:
+        added = False
+        for i, subject in enumerate(subjects):
+            if on_topic[i]:
+                continue
+            on_topic[i] = any(
+                on_topic[j]
+                and (
+                    (subject is not None and names(documents[j], subject))
+                    or (other is not None and names(documents[i], other))
+                )
+                for j, other in enumerate(subjects)
+                if j != i
+            )
+            added = added or on_topic[i]
+    return on_topic
 
 
 class _SampleContext:
@@ -213,7 +303,8 @@ def resolve_document_scorer(
 ) -> DocumentScorer:
     """The document scorer named by ``spec``.
 
-    ``"lexical"`` is the built-in :class:`LexicalRelevanceScorer`; ``"metric:<id>"`` and
+    ``"lexical"`` is the built-in :class:`LexicalRelevanceScorer` (the default router's),
+    ``"topical"`` the built-in :class:`TopicalRelevanceScorer`; ``"metric:<id>"`` and
     ``"judge:<name>"`` look the object up in ``registry`` (default: the default registry); a bare
     name is tried as a metric, then as a judge. An object that already is a document scorer is
     returned as is.
@@ -225,6 +316,8 @@ def resolve_document_scorer(
         return spec
     if spec == "lexical":
         return LexicalRelevanceScorer()
+    if spec == "topical":
+        return TopicalRelevanceScorer()
     registry = registry or assay.default_registry()
     kind, sep, name = spec.partition(":")
     if sep and kind == "metric":
@@ -237,7 +330,8 @@ def resolve_document_scorer(
         return JudgeDocumentScorer(registry.judge(spec))
     raise assay.AssayError(
         assay.ErrorCode.UNKNOWN_NAME,
-        f"no document scorer {spec!r}: use 'lexical', 'metric:<id>' or 'judge:<name>' "
+        f"no document scorer {spec!r}: use 'lexical', 'topical', 'metric:<id>' or "
+        f"'judge:<name>' "
         f"(metrics: {', '.join(registry.names('metric')) or 'none'}; "
         f"judges: {', '.join(registry.names('judge')) or 'none'})",
         "scorer",
