@@ -71,7 +71,13 @@ def wire_number(value: Any) -> Any:
 
 
 def _numbers(mapping: Mapping[str, Any]) -> dict[str, Any]:
-    return {key: wire_number(value) for key, value in mapping.items()}
+    # a copy (in C), then only the floats rewritten: most values are ints and strings, and this
+    # runs for every map of every dimension of every scorecard written
+    wire = dict(mapping)
+    for key, value in mapping.items():
+        if type(value) is float:
+            wire[key] = wire_number(value)
+    return wire
 
 
 def dimension_score_to_wire(score: DimensionScore) -> dict[str, Any]:
