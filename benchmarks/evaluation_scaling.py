@@ -11,12 +11,12 @@ streaming and ``keep_results=False`` (what ``assay eval FILE --output out.jsonl`
 
 * in one process (no workers);
 * with ``workers=N`` for each N of --workers (default 2): a process pool;
-* with --dask, on a ``distributed.LocalCluster`` of N single-threaded worker processes on
-  127.0.0.1 for each N, through ``scheduler=<address>``.
+* with --dask, on a dask cluster on 127.0.0.1 (scheduler and N single-threaded workers, each
+  in its own process) for each N, through ``scheduler=<address>``.
 
 It prints wall-clock samples/s, the speed-up over one process, the calling process's CPU per
-sample against the workers' (``RunStats.parent_overhead``) and whether every output file is
-byte-identical to the in-process one. On a shared machine the wall clock measures the other
+sample against the workers' (``RunStats.parent_overhead``), the speed-up those CPU times allow
+on free cores, and whether every output file is byte-identical to the in-process one. On a shared machine the wall clock measures the other
 load too: compare numbers of one run only.
 
 Run: uv run --all-packages --all-extras python benchmarks/evaluation_scaling.py \\
@@ -65,7 +65,12 @@ def run(data: Path, out: Path, profile: str | None, **where: Any) -> tuple[RunSt
     return batch.stats, out.read_bytes()
 
 
-def line(label: str, stats: RunStats, base: RunStats | None, identical: bool | None) -> str:
+def line(
+    label: str, stats: RunStats, base: RunStats | None, identical: bool | None, workers: int = 1
+) -> str:
+    """One result line; with ``base`` (the in-process run) the wall-clock speed-up and the
+    CPU bound: the speed-up the run's CPU times allow when ``workers`` cores are free, the
+    in-process CPU per sample over the larger of the parent's and a worker's share."""
     text = f"  {label:<22}{stats.samples_per_second:>9,.0f} samples/s"
     if base is not None:
         text += f"  x{stats.samples_per_second / base.samples_per_second:.2f}"
@@ -74,6 +79,9 @@ def line(label: str, stats: RunStats, base: RunStats | None, identical: bool | N
     if stats.worker_cpu_seconds:
         text += f", workers {1e6 * stats.worker_cpu_seconds / n:,.1f} us/sample"
         text += f" (parent overhead {stats.parent_overhead:.2%})"
+        if base is not None:
+            share = max(stats.parent_cpu_seconds, stats.worker_cpu_seconds / workers)
+            text += f"; CPU bound x{base.parent_cpu_seconds / share:.2f}"
     if identical is not None:
         text += f"  identical output: {identical}"
     return text
@@ -103,7 +111,7 @@ def main() -> None:
             print(line("1 process", base, None, None))
             for n in counts:
                 stats, output = run(data, out, profile, workers=n)
-                print(line(f"{n} worker processes", stats, base, output == reference))
+                print(line(f"{n} worker processes", stats, base, output == reference, n))
             if args.dask:
                 dask_runs(data, out, profile, counts, base, reference)
 
@@ -111,18 +119,18 @@ def main() -> None:
 def dask_runs(
     data: Path, out: Path, profile: str | None, counts: list[int], base: RunStats, ref: bytes
 ) -> None:
-    from distributed import LocalCluster
+    """The same on a cluster of ``n`` single-threaded dask workers, the scheduler and each
+    worker in a process of its own (as on real machines), through ``scheduler=<address>``;
+    chunks of 512 samples, since a dask task costs more to schedule than a pool's."""
+    from distributed.deploy.subprocess import SubprocessCluster
 
     for n in counts:
-        with LocalCluster(
-            n_workers=n,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address=None,
+        with SubprocessCluster(
+            host="127.0.0.1", n_workers=n, threads_per_worker=1, dashboard_address=":0"
         ) as cluster:
-            stats, output = run(data, out, profile, scheduler=cluster.scheduler_address)
-        print(line(f"dask, {n} workers", stats, base, output == ref))
+            address = cluster.scheduler_address
+            stats, output = run(data, out, profile, scheduler=address, chunk_size=512)
+        print(line(f"dask, {n} workers", stats, base, output == ref, n))
 
 
 if __name__ == "__main__":

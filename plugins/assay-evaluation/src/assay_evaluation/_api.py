@@ -118,7 +118,8 @@ def evaluate_batch(
     clock = parsed.clock or Clock()
     if _distributes(parsed):
         plan = resolve_plan(metrics, parsed, registry or default_registry())
-        jobs, total = chunk_jobs(samples, format, parsed.chunk_size)
+        counted = parsed.on_progress is not None  # only progress needs the total first
+        jobs, total = chunk_jobs(samples, format, parsed.chunk_size, counted)
         work = WorkPlan(
             plan=plan,
             column_map=column_map,

@@ -90,7 +90,7 @@ def run_sharded(
     def take(outcome: ChunkOutcome) -> None:
         nonlocal worker_cpu
         if stream is not None:
-            stream.write_text(outcome.text)
+            stream.write_bytes(outcome.data)
         before = tally.size
         tally.extend(outcome.tally)
         if outcome.results is not None:
@@ -118,7 +118,7 @@ def run_sharded(
             try:  # keep every chunk that finished before the failure
                 for future in order:
                     if future.done() and not future.cancelled() and future.exception() is None:
-                        stream.write_text(future.result().text)
+                        stream.write_bytes(future.result().data)
             finally:
                 stream.close()
     stats = RunStats(

@@ -55,13 +55,19 @@ def _numbered(lines: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
     for number, line in enumerate(lines, start=1):
         if number == 1 and line.startswith(_BOM):
             line = line[len(_BOM) :]
-        if line.strip():
+        if line and not line.isspace():  # no copy, unlike strip()
             yield number, line
 
 
 def _file_lines(path: str) -> Iterator[tuple[int, bytes]]:
-    with _open(path) as handle:
-        yield from _numbered(handle)
+    """The numbered lines of ``path``; opened now, so a missing file fails before any work."""
+    handle = _open(path)
+
+    def lines() -> Iterator[tuple[int, bytes]]:
+        with handle:
+            yield from _numbered(handle)
+
+    return lines()
 
 
 def _line_jobs(numbered: Iterator[tuple[int, bytes]], size: int) -> Iterator[ChunkJob]:
@@ -85,9 +91,10 @@ def _row_jobs(rows: list[Any], tabular: bool, label: str, size: int) -> Iterator
 
 
 def chunk_jobs(
-    source: SampleSource, format: str | None, size: int
+    source: SampleSource, format: str | None, size: int, count: bool = True
 ) -> tuple[Iterator[ChunkJob], int]:
-    """Chunks of at most ``size`` rows of ``source``, in input order, and the number of rows.
+    """Chunks of at most ``size`` rows of ``source``, in input order, and the number of rows
+    (for a JSON Lines file only when ``count``, else 0: counting reads the file twice).
 
     :raises AssayError: ``IO_ERROR`` for a file that cannot be read; ``INVALID_OPTION`` for an
         unknown format; what :func:`~assay_evaluation.sample_rows` raises for other sources.
@@ -106,7 +113,7 @@ def chunk_jobs(
                 return _line_jobs(iter(numbered), size), len(numbered)
             return _row_chunks(bytes_rows(data, path, format), size)
         if _is_json_lines(path, format):
-            total = sum(1 for _ in _file_lines(path))
+            total = sum(1 for _ in _file_lines(path)) if count else 0
             return _line_jobs(_file_lines(path), size), total
     return _row_chunks(sample_rows(source, format), size)
 

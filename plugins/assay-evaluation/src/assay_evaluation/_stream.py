@@ -102,7 +102,7 @@ class ResultStream:
     def __init__(self, path: str | os.PathLike[str], append: bool) -> None:
         target = Path(path)
         target.parent.mkdir(parents=True, exist_ok=True)
-        self._handle: IO[str] = target.open("a" if append else "w", encoding="utf-8")
+        self._handle: IO[bytes] = target.open("ab" if append else "wb")
 
     def write(self, items: Iterable[tuple[str, EvalResult]]) -> None:
         """Append one line per ``(key, result)`` and make them durable."""
@@ -110,12 +110,12 @@ class ResultStream:
             json.dumps({"key": key, "result": result_to_wire(result)}, ensure_ascii=False) + "\n"
             for key, result in items
         ]
-        self.write_text("".join(lines))
+        self.write_bytes("".join(lines).encode("utf-8"))
 
-    def write_text(self, text: str) -> None:
-        """Append lines already serialized as :meth:`write` would (a worker's chunk) and make
-        them durable."""
-        self._handle.write(text)
+    def write_bytes(self, data: bytes) -> None:
+        """Append lines already serialized and encoded as :meth:`write` would (a worker's
+        chunk, UTF-8) and make them durable."""
+        self._handle.write(data)
         self._handle.flush()
         os.fsync(self._handle.fileno())
 

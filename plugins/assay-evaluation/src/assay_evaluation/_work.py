@@ -101,7 +101,8 @@ class ChunkOutcome:
 
     Attributes:
         start: the job's ``start``.
-        text: the output lines (``{"key", "result"}`` JSON, one per sample), joined.
+        data: the output lines (``{"key", "result"}`` JSON, one per sample), joined and
+            encoded as UTF-8 (bytes cost the calling process a copy, text a decoding).
         tally: the chunk's scores and pass flags, positions from 0.
         results: the full results when :attr:`WorkPlan.keep`, else ``None``.
         unknown: ``(column, message, where)`` of each unknown column, first sighting.
@@ -109,7 +110,7 @@ class ChunkOutcome:
     """
 
     start: int
-    text: str
+    data: bytes
     tally: BatchTally
     results: list[EvalResult] | None
     unknown: list[tuple[str, str, str]]
@@ -151,7 +152,8 @@ def run_chunk(work: WorkPlan, job: ChunkJob) -> ChunkOutcome:
             lines.append(json.dumps(wire, ensure_ascii=False) + "\n")
         if results is not None:
             results.append(result)
-    return ChunkOutcome(job.start, "".join(lines), tally, results, unknown, work.cpu() - began)
+    data = "".join(lines).encode("utf-8")
+    return ChunkOutcome(job.start, data, tally, results, unknown, work.cpu() - began)
 
 
 @attrs.frozen
