@@ -63,8 +63,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
+from functools import lru_cache
 from itertools import pairwise
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 import assay
 from assay_faithfulness.analysis import SampleAnalysis, check_contexts
@@ -113,7 +115,6 @@ NEGATION_CHECK = 0.5
 content words (otherwise the sentence does not state the claim anyway)."""
 
 _YES_NO = frozenset(["yes", "no"])
-_T = TypeVar("_T")
 
 
 def analyze_answer(question: str | None, answer: str, contexts: Sequence[str]) -> AnswerEvidence:
@@ -163,10 +164,9 @@ class _Analysis:
         self.asked = question_info(question)
         self.info = info
         self.contexts = contexts
-        self.infos = infos = [text_info(context) for context in contexts]
-        self.known = [context.positions for context in infos]
+        self.infos = [text_info(context) for context in contexts]
+        self.known, self.pairs = _held_by_any(contexts)
         self.answer_content = info.content_stems()
-        self.pairs = [context.pairs for context in infos]
         # the answer's words that stand in its names and numbers
         spans = [*info.names, *((n.first, n.end) for n in info.numbers)]
         self.covered = {i for first, end in spans for i in range(first, end)}
@@ -267,9 +267,9 @@ class _Analysis:
         if not stems:
             return 1.0
         if len(stems) == 1:
-            return 1.0 if any(stems[0] in known for known in self.known) else 0.0
+            return 1.0 if stems[0] in self.known else 0.0
         pairs = list(pairwise(stems))
-        return _count_held(pairs, self.pairs) / len(pairs)
+        return sum(map(self.pairs.__contains__, pairs)) / len(pairs)
 
     def _span_words(self, span: SupportSpan) -> list[str]:
         context = self.infos[span.context_index]
@@ -389,7 +389,7 @@ class _Analysis:
                 index >= 0
                 and index not in covered
                 and content[index]
-                and not any(word_stems[index] in stems for stems in known)
+                and word_stems[index] not in known
             )
             if missing:
                 run.append(index)
@@ -421,11 +421,17 @@ def _near(info: TextInfo, index: int, step: int) -> list[str]:
     return near
 
 
-def _count_held(items: list[_T], held: list[frozenset[_T]]) -> int:
-    """How many of ``items`` (duplicates counted) one of the sets ``held`` has."""
-    if len(held) == 1:
-        return sum(map(held[0].__contains__, items))
-    return sum(1 for item in items if any(item in one for one in held))
+@lru_cache(maxsize=256)
+def _held_by_any(
+    contexts: tuple[str, ...],
+) -> tuple[AbstractSet[str], AbstractSet[tuple[str, str]]]:
+    """Every stem of the contexts, and every two adjacent stems of one of their sentences
+    (memoized: the answers to one question, and both metrics of a sample, share them)."""
+    infos = [text_info(context) for context in contexts]
+    if len(infos) == 1:
+        return infos[0].positions.keys(), infos[0].pairs
+    stems = frozenset().union(*(info.positions for info in infos))
+    return stems, frozenset().union(*(info.pairs for info in infos))
 
 
 def _ends_on_options(question: str) -> bool:

@@ -593,7 +593,8 @@ _NUMBER_GAPS = frozenset([",", "."])
 
 def _life_role(info: TextInfo, first: int, end: int) -> str:
     """``"born"`` / ``"die"`` for the first / second date of a parenthesised life span."""
-    if not info.layout.in_parentheses[first]:
+    # without "(" there is no life span, and the layout need not be read
+    if "(" not in info.text or not info.layout.in_parentheses[first]:
         return ""
     text = info.text
     offsets = info.offsets

@@ -149,7 +149,10 @@ UNSUPPORTED_CLAIM = 0.5
 """A claim whose token support is below this gets a critical signal."""
 
 _PASSAGE_BOUNDARY = re.compile(f"(?<=[.!?])[{re.escape(JS_WHITESPACE)}]*(?=[A-Z])")
-_KEY_TERM = re.compile(r"(?<!^)\b[A-Z][^\W_]*|[^\W_]*\d[^\W_]*")
+_KEY_TERM = re.compile(r"(?<!^)\b[A-Z][^\W_]*|(?<![^\W_])[^\W_]*\d[^\W_]*")
+"""A capitalised word that does not open the claim, or a word with a digit. The second form is
+only tried where a word starts: it would match nowhere inside a word whose start it did not
+match, and trying there costs time quadratic in the word's length."""
 
 
 def split_passage_sentences(text: str) -> list[str]:
@@ -168,6 +171,12 @@ class _ContextIndex:
             tokens = stems(text_features(context).tokens)
             self.tokens.update(tokens)
             self.pairs.update(pairwise(tokens))
+
+
+@lru_cache(maxsize=256)
+def _context_index(contexts: tuple[str, ...]) -> _ContextIndex:
+    """The :class:`_ContextIndex` of the contexts (memoized: answers to one question share it)."""
+    return _ContextIndex(contexts)
 
 
 @lru_cache(maxsize=4096)
@@ -198,14 +207,14 @@ class ClaimSupport(HeuristicMetric):
             if not any(claim_tokens):
                 return Measured(None, "The answer has only citation markers, no claim to check.")
         answer_tokens = stems([token for tokens in claim_tokens for token in tokens])
-        index = _ContextIndex(analysis.sample.contexts)
+        index = _context_index(tuple(analysis.sample.contexts))
         supported_total = 0
         content_total = 0
         signals: list[Signal] = []
         claim_supports: list[float] = []
         for i, (claim, tokens) in enumerate(zip(claims, claim_tokens, strict=True)):
             content = stems([t for t in tokens if t not in FUNCTION_WORDS])
-            best = max((sum(t in s for t in content) for s in index.sentence_sets), default=0)
+            best = max((sum(map(s.__contains__, content)) for s in index.sentence_sets), default=0)
             supported_total += best
             content_total += len(content)
             support = best / len(content) if content else 1.0
