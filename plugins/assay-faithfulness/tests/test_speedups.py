@@ -23,7 +23,7 @@ import pytest
 
 import assay
 import assay_faithfulness as af
-from assay_faithfulness import jsnumbers, ngrams, text, tfidf
+from assay_faithfulness import features, jsnumbers, ngrams, text, tfidf
 
 VECTORS = Path(__file__).resolve().parents[3].parent / "shared/conformance/metrics"
 # a clone without the shared folder beside it skips the tests that read the vectors, naming them
@@ -147,6 +147,25 @@ def test_tokens_are_identical(compiled: Any, texts: list[str]) -> None:
     assert af.tokenize("Hello, World!") == ["hello", "world"]
     with pytest.raises(ValueError, match="every code point"):
         compiled.split_tokens("a", b"\x00")
+
+
+@needs_vectors
+def test_text_profiles_are_identical(compiled: Any, texts: list[str]) -> None:
+    table = text.separator_table()
+    for item in texts:
+        lowered = item.lower()
+        for with_counts in (True, False):
+            got = compiled.text_profile(lowered, table, with_counts)
+            want = features.text_profile_pure(lowered, with_counts)
+            assert got == want, item[:80]
+            tokens, counts, unigrams, bigrams = got
+            assert all(type(token) is str for token in tokens)
+            if with_counts:
+                assert type(counts) is Counter and list(counts.items()) == list(want[1].items())
+            assert type(unigrams) is type(bigrams) is frozenset
+            assert not gc.is_tracked(unigrams) and not gc.is_tracked(bigrams)
+    with pytest.raises(ValueError, match="every code point"):
+        compiled.text_profile("a", b"\x00", True)
 
 
 @needs_vectors

@@ -6,6 +6,8 @@ Each function here mirrors one pure-Python function that stays the reference:
 - ``split_tokens``: the token split of :func:`assay_faithfulness.text.tokenize` (after
   lowercasing): maximal runs of characters that are not separators;
 - ``split_sentences``: :func:`assay_faithfulness.text.split_sentences` (on a ``str``);
+- ``text_profile``: :func:`assay_faithfulness.features.text_profile_pure`: a text's tokens, token
+  counts, unigram and bigram sets in one pass;
 - ``bigram_set``: :func:`assay_faithfulness.ngrams.ngram_set` for ``n == 2``, and
   ``string_set``: ``frozenset(strings)``. Both sets hold only strings, so they cannot be part of
   a reference cycle: they are untracked by the cyclic garbage collector (as CPython does for
@@ -69,6 +71,26 @@ def split_tokens(str lowered not None, bytes separators not None):
     ``separators`` is a bitmap of every code point: bit ``cp & 7`` of byte ``cp >> 3`` is set
     when ``cp`` separates tokens.
     """
+    return _split(lowered, separators, None, None)
+
+
+def text_profile(str lowered not None, bytes separators not None, bint with_counts):
+    """``(tokens, counts, unigrams, bigrams)`` of an already lowercased text in one pass: the
+    tokens of :func:`split_tokens`, ``Counter(tokens)`` (``None`` unless ``with_counts``),
+    ``frozenset(tokens)`` and :func:`bigram_set` of the tokens; both sets untracked by the
+    garbage collector (they hold strings only)."""
+    cdef object counts = Counter.__new__(Counter) if with_counts else None
+    cdef object bigrams = PyFrozenSet_New(())  # brand new: filled in place before anyone sees it
+    cdef list tokens = _split(lowered, separators, counts, bigrams)
+    cdef object unigrams = PyFrozenSet_New(tokens if counts is None else counts)
+    PyObject_GC_UnTrack(<PyObject*>unigrams)
+    PyObject_GC_UnTrack(<PyObject*>bigrams)
+    return tokens, counts, unigrams, bigrams
+
+
+cdef list _split(str lowered, bytes separators, object counts, object bigrams):
+    """The tokens of ``lowered``; each also counted into ``counts`` (a dict) and each adjacent
+    pair joined into ``bigrams`` (a new set), unless they are ``None``."""
     if len(separators) < SEPARATOR_TABLE_BYTES:
         raise ValueError("the separator table must cover every code point")
     cdef const unsigned char* table = separators
@@ -79,16 +101,31 @@ def split_tokens(str lowered not None, bytes separators not None):
     cdef Py_ssize_t start = -1
     cdef unsigned int ch
     cdef list tokens = []
-    for i in range(length):
-        ch = <unsigned int>PyUnicode_READ(kind, data, i)
-        if table[ch >> 3] & (1 << (ch & 7)):
-            if start >= 0:
-                tokens.append(lowered[start:i])
-                start = -1
-        elif start < 0:
-            start = i
-    if start >= 0:
-        tokens.append(lowered[start:length])
+    cdef object previous = None
+    cdef str token
+    cdef PyObject* found
+    for i in range(length + 1):
+        if i < length:
+            ch = <unsigned int>PyUnicode_READ(kind, data, i)
+            if not (table[ch >> 3] & (1 << (ch & 7))):
+                if start < 0:
+                    start = i
+                continue
+        if start < 0:
+            continue
+        token = lowered[start:i]
+        start = -1
+        tokens.append(token)
+        if counts is not None:
+            found = PyDict_GetItem(counts, token)
+            if found is NULL:
+                PyDict_SetItem(counts, token, 1)
+            else:
+                PyDict_SetItem(counts, token, <object>found + 1)
+        if bigrams is not None:
+            if previous is not None:
+                PySet_Add(bigrams, _joined_pair(<str>previous, token))
+            previous = token
     return tokens
 
 

@@ -144,45 +144,52 @@ class SampleAnalysis:
         return [sentence_features(sentence) for sentence in self.ground_truth_sentences]
 
     # Sentences are cut at whitespace, which also separates tokens, and lowercasing never looks
-    # across whitespace; so a text's tokens are its sentences' tokens, one after the other.
+    # across whitespace; so a text's tokens are its sentences' tokens, one after the other. A
+    # one-sentence text (most answers) is its sentence: its memoized features serve as they are.
     @_lazy
     def answer_tokens(self) -> list[str]:
-        return [token for part in self.answer_parts for token in part.tokens]
+        return _joined_tokens(self.answer_parts)
 
     @_lazy
     def ground_truth_tokens(self) -> list[str]:
-        return [token for part in self.ground_truth_parts for token in part.tokens]
+        return _joined_tokens(self.ground_truth_parts)
 
     @_lazy
     def ground_truth_counts(self) -> Counter[str]:
+        parts = self.ground_truth_parts
+        if len(parts) == 1:
+            return parts[0].counts
         return count_tokens(self.ground_truth_tokens)
 
     @_lazy
     def answer_pair_side(self) -> PairSide:
         """The answer's side of a two-text TF-IDF cosine."""
+        parts = self.answer_parts
+        if len(parts) == 1:
+            return parts[0].pair_side
         return pair_side(count_tokens(self.answer_tokens), len(self.answer_tokens))
 
     def ngram_sets(self, part: str, n: int) -> list[frozenset[Any]]:
         """The n-gram sets of every text of ``part``: ``"question"``, ``"answer"``,
         ``"ground_truth"`` (one set each), ``"contexts"``, ``"answer_sentences"`` or
         ``"ground_truth_sentences"`` (one set per text)."""
-        key = (part, n)
-        sets = self._sets.get(key)
-        if sets is None:
-            sets = self._sets[key] = self._compute_sets(part, n)
-        return sets
+        try:
+            return self._sets[part, n]
+        except KeyError:
+            sets = self._sets[part, n] = self._compute_sets(part, n)
+            return sets
 
     def context_overlaps(self, part: str, n: int) -> list[list[float]]:
         """``rows[i][c]``: the n-gram overlap of the i-th text of ``part`` with context c
         (computed once per sample: faithfulness and hallucination rate share the unigram
         rows of the answer sentences)."""
-        key = (part, n)
-        rows = self._overlaps.get(key)
-        if rows is None:
-            rows = self._overlaps[key] = overlap_rows(
+        try:
+            return self._overlaps[part, n]
+        except KeyError:
+            rows = self._overlaps[part, n] = overlap_rows(
                 self.ngram_sets(part, n), self.ngram_sets("contexts", n)
             )
-        return rows
+            return rows
 
     def _compute_sets(self, part: str, n: int) -> list[frozenset[Any]]:
         if part == "question":
@@ -194,14 +201,28 @@ class SampleAnalysis:
         if part == "ground_truth_sentences":
             return [features.ngrams(n) for features in self.ground_truth_parts]
         if part == "answer":
-            if n == 1:
-                return [string_set(self.answer_pair_side.counts)]
-            return [ngram_set(self.answer_tokens, n)]
+            return [_whole_text_set(self.answer_parts, self.answer_tokens, n)]
         if part == "ground_truth":
-            if n == 1:
-                return [string_set(self.ground_truth_counts)]
-            return [ngram_set(self.ground_truth_tokens, n)]
+            return [_whole_text_set(self.ground_truth_parts, self.ground_truth_tokens, n)]
         raise KeyError(part)
+
+
+def _joined_tokens(parts: list[TextFeatures]) -> list[str]:
+    """The tokens of a text from its sentences' features (the one sentence's own list when
+    there is only one: treat it as read-only)."""
+    if len(parts) == 1:
+        return parts[0].tokens
+    return [token for part in parts for token in part.tokens]
+
+
+def _whole_text_set(parts: list[TextFeatures], tokens: list[str], n: int) -> frozenset[Any]:
+    """The n-gram set of a whole text from its sentences' features and its tokens (n-grams may
+    span two sentences, unigrams not: the unigram set is the union of the sentences')."""
+    if len(parts) == 1:
+        return parts[0].ngrams(n)
+    if n == 1:
+        return string_set(tokens)
+    return ngram_set(tokens, n)
 
 
 def analyse(sample: assay.EvalSample) -> SampleAnalysis:

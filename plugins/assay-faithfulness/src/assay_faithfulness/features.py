@@ -12,8 +12,9 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from assay_faithfulness.ngrams import ngram_set, string_set
-from assay_faithfulness.text import tokenize
+from assay_faithfulness._compiled import COMPILED, _speedups
+from assay_faithfulness.ngrams import bigram_set_pure, ngram_set
+from assay_faithfulness.text import separator_table, split_tokens_pure
 from assay_faithfulness.tfidf import PairSide, count_tokens, pair_side
 
 __all__ = [
@@ -23,6 +24,8 @@ __all__ = [
     "clear_text_cache",
     "sentence_features",
     "text_features",
+    "text_profile",
+    "text_profile_pure",
 ]
 
 TEXT_CACHE_SIZE = 1024
@@ -34,7 +37,10 @@ their own so that sentences never evict passages."""
 
 
 class TextFeatures:
-    """Tokens of one text and what is derived from them, each computed on first use.
+    """Tokens of one text and what is derived from them.
+
+    The tokens, the unigram and bigram sets and (for passages and questions) the token counts
+    come from one pass over the text (:func:`text_profile`); the rest is computed on first use.
 
     Attributes:
         tokens: :func:`~assay_faithfulness.tokenize` of the text.
@@ -42,10 +48,11 @@ class TextFeatures:
 
     __slots__ = ("_counts", "_pair_side", "_sets", "tokens")
 
-    def __init__(self, text: str) -> None:
-        self.tokens = tokenize(text)
-        self._counts: Counter[str] | None = None
-        self._sets: dict[int, frozenset[Any]] = {}
+    def __init__(self, text: str, with_counts: bool = True) -> None:
+        tokens, counts, unigrams, bigrams = text_profile(text.lower(), with_counts)
+        self.tokens = tokens
+        self._counts = counts
+        self._sets: dict[int, frozenset[Any]] = {1: unigrams, 2: bigrams}
         self._pair_side: PairSide | None = None
 
     @property
@@ -66,13 +73,28 @@ class TextFeatures:
         """The set of distinct n-grams (see :func:`~assay_faithfulness.ngrams.ngram_set`)."""
         found = self._sets.get(n)
         if found is None:
-            if n == 1:
-                # the distinct tokens: from the counts when they are already gathered
-                found = string_set(self.tokens if self._counts is None else self._counts)
-            else:
-                found = ngram_set(self.tokens, n)
-            self._sets[n] = found
+            found = self._sets[n] = ngram_set(self.tokens, n)
         return found
+
+
+def text_profile(
+    lowered: str, with_counts: bool
+) -> tuple[list[str], Counter[str] | None, frozenset[str], frozenset[str]]:
+    """``(tokens, counts, unigrams, bigrams)`` of an already lowercased text: its tokens, their
+    counts (``None`` unless ``with_counts``), and its sets of distinct unigrams and bigrams."""
+    if COMPILED:
+        return _speedups.text_profile(lowered, separator_table(), with_counts)
+    return text_profile_pure(lowered, with_counts)
+
+
+def text_profile_pure(
+    lowered: str, with_counts: bool
+) -> tuple[list[str], Counter[str] | None, frozenset[str], frozenset[str]]:
+    """:func:`text_profile` from the pure-Python kernels: the reference of the compiled
+    ``text_profile``."""
+    tokens = split_tokens_pure(lowered)
+    counts = Counter(tokens) if with_counts else None
+    return tokens, counts, frozenset(tokens), bigram_set_pure(tokens)
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
@@ -83,8 +105,9 @@ def text_features(text: str) -> TextFeatures:
 
 @lru_cache(maxsize=SENTENCE_CACHE_SIZE)
 def sentence_features(text: str) -> TextFeatures:
-    """The (shared, memoized) features of an answer or ground-truth sentence."""
-    return TextFeatures(text)
+    """The (shared, memoized) features of an answer or ground-truth sentence (token counts
+    computed only when asked for)."""
+    return TextFeatures(text, with_counts=False)
 
 
 def clear_text_cache() -> None:
