@@ -1,9 +1,8 @@
 """answer_support's detection targets on the held-out rows (2,000-4,999) of HaluEval QA: the
 adversarial pairs of benchmarks/answer_detector.py, scored with the row's passage as context.
 
-Two targets are not reached yet; their tests are strict expected failures that name the level
-measured, so that reaching a target (or losing ground) fails the suite until this file is
-updated. Every kind also keeps a floor just under its measured level.
+Every kind reaches its target and keeps a floor just under its measured level: a change that
+loses ground fails.
 """
 
 from __future__ import annotations
@@ -23,8 +22,8 @@ BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "answer_detecto
 TARGETS = {"wrong-entity": 0.85, "yes-no": 0.80, "swapped-number": 0.90, "halueval": 0.99}
 """The AUROC each kind of pair must reach."""
 
-FLOORS = {"wrong-entity": 0.84, "yes-no": 0.75, "swapped-number": 0.94, "halueval": 0.99}
-"""Just under the held-out AUROCs measured (0.8492, 0.7589, 0.9504, 0.9939): a change that loses
+FLOORS = {"wrong-entity": 0.86, "yes-no": 0.80, "swapped-number": 0.95, "halueval": 0.99}
+"""Just under the held-out AUROCs measured (0.8622, 0.8025, 0.9507, 0.9936): a change that loses
 ground fails."""
 
 
@@ -59,23 +58,15 @@ def test_the_target_is_reached(aurocs: dict[str, tuple[float, float]], kind: str
     assert aurocs[kind][0] >= TARGETS[kind]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="measured 0.84996 on the held-out rows (target 0.85); passes once answer_support "
-    "reads the answer type the question asks for (country/state names, sentence-opening capitals)",
-)
 def test_same_passage_wrong_names_reach_the_target(
     aurocs: dict[str, tuple[float, float]],
 ) -> None:
+    # a country's or a state's name is the kind of name "which country/state" asks for
     assert aurocs["wrong-entity"][0] >= TARGETS["wrong-entity"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="measured 0.7589 on the held-out rows (target 0.80); passes once answer_support "
-    "compares each entity's attribute for yes/no comparison questions beyond shared words",
-)
 def test_flipped_yes_no_reaches_the_target(aurocs: dict[str, tuple[float, float]]) -> None:
+    # each entity's passage is read for the predicate, its country and its first stated value
     assert aurocs["yes-no"][0] >= TARGETS["yes-no"]
 
 
