@@ -249,19 +249,26 @@ class _Reader:
         # sentence at distance 0
         self.slot_bound: dict[int, float] = {}
         hits, bound = self.sentence_hits, self.slot_bound
+        holding_of = info.holding
         for word_stem, distance in asked.slot_distance.items():
-            places = positions.get(word_stem, [])
-            sentences = [sentence_of[i] for i in places]
-            holding = set(sentences)
-            # a life-span word ("born") counts even where no sentence has it: "(1900 – 1980)"
-            if not holding and word_stem not in _LIFE_STEMS:
-                continue
+            places = positions.get(word_stem)
+            if places is None:
+                # a life-span word ("born") counts even where no sentence has it: "(1900 – 1980)"
+                if word_stem not in _LIFE_STEMS:
+                    continue
+                places = []
+            holding = holding_of.get(word_stem, ())
             weight = self.weight[word_stem] = 1.0 / max(len(holding), 1)
             discount = self.discount[word_stem] = 1.0 + distance / QUESTION_REACH
+            share = weight / discount
             for sentence in holding:
-                bound[sentence] = bound.get(sentence, 0.0) + weight / discount
-            for index, sentence in zip(places, sentences, strict=True):
-                hits.setdefault(sentence, []).append((index, word_stem))
+                bound[sentence] = bound.get(sentence, 0.0) + share
+            for index in places:
+                sentence = sentence_of[index]
+                if sentence in hits:
+                    hits[sentence].append((index, word_stem))
+                else:
+                    hits[sentence] = [(index, word_stem)]
         self.kinds = _places(asked.type_words, positions, sentence_of)
         self.focus = _places(asked.focus, positions, sentence_of)
 

@@ -391,6 +391,7 @@ class TextInfo:
 
     __slots__ = (
         "_content",
+        "_holding",
         "_layout",
         "_names",
         "_numbers",
@@ -425,6 +426,7 @@ class TextInfo:
         self._sentence_stems: list[frozenset[str]] | None = None
         self._pairs: frozenset[tuple[str, str]] | None = None
         self._positions: dict[str, list[int]] | None = None
+        self._holding: dict[str, tuple[int, ...]] | None = None
         self._names: list[Name] | None = None
         self._numbers: list[Number] | None = None
         self._content: list[bool] | None = None
@@ -442,6 +444,17 @@ class TextInfo:
                     positions[word_stem] = [index]
             self._positions = positions
         return self._positions
+
+    @property
+    def holding(self) -> dict[str, tuple[int, ...]]:
+        """Stem -> the indices of the sentences that hold a word with that stem, ascending."""
+        if self._holding is None:
+            sentence_of = self.sentence_of
+            self._holding = {
+                word_stem: tuple(dict.fromkeys(map(sentence_of.__getitem__, places)))
+                for word_stem, places in self.positions.items()
+            }
+        return self._holding
 
     @property
     def sentence_stems(self) -> list[frozenset[str]]:
