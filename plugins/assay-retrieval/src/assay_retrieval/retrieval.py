@@ -274,8 +274,9 @@ class RetrievalConfidence(assay.Dimension):
                         confirming += 1
             if confirming >= min_confirmed:
                 confirmed += 1
-            document_id = candidate.get("documentId", _ABSENT)
-            if document_id is not _ABSENT:
+            # ``in`` before reading: the optional keys are more often absent than not
+            if "documentId" in candidate:
+                document_id = candidate["documentId"]
                 if type(document_id) is not str and isinstance(document_id, list | dict):
                     raise assay.AssayError(
                         "MALFORMED_INPUT",
@@ -284,14 +285,14 @@ class RetrievalConfidence(assay.Dimension):
                         ".documentId",
                     )
                 document_ids.add(document_id)
-            content_hash = candidate.get("contentHash", _ABSENT)
-            if content_hash is not _ABSENT:
-                hashes.append(content_hash)
-            rank = candidate.get("rank")
-            if rank is not None and (
-                (type(rank) is int and 0 < rank < _SAFE_INT) or _is_valid_rank(rank)
-            ):
-                valid_ranks.append(rank)
+            if "contentHash" in candidate:
+                hashes.append(candidate["contentHash"])
+            if "rank" in candidate:
+                rank = candidate["rank"]
+                if rank is not None and (
+                    (type(rank) is int and 0 < rank < _SAFE_INT) or _is_valid_rank(rank)
+                ):
+                    valid_ranks.append(rank)
         agreement = 15 if confirmed >= 3 else 12 if confirmed == 2 else 8 if confirmed == 1 else 3
         if single == n and min_confirmed > 1:
             warnings.append(SINGLE_METHOD)
