@@ -24,6 +24,7 @@ from assay_evaluation import (
     SampleFieldWarning,
     batch_to_wire,
     evaluate_batch,
+    render_html,
 )
 from assay_evaluation._summary import summary_text
 
@@ -266,3 +267,21 @@ def test_an_unreachable_scheduler_is_a_usage_error(data):
         code, out, err = eval_cli(data, "--scheduler", "tcp://127.0.0.1:9")
     assert code == assay.ExitCode.USAGE and out == "" and "Traceback" not in err
     assert "error [IO_ERROR] options.scheduler: cannot reach the dask scheduler" in err
+
+
+@pytest.mark.parametrize("where", [{}, {"workers": 2, "chunk_size": 5}], ids=["here", "workers"])
+def test_the_report_from_kept_worst_equals_the_one_from_every_result(data, where):
+    every = evaluate_batch(str(data))
+    lean = evaluate_batch(str(data), options={"keep_results": False, "keep_worst": 10, **where})
+    assert lean.results == () and len(lean.worst_results) == 10
+    assert render_html(lean, title="t") == render_html(every, title="t")
+
+
+def test_assay_eval_html_keeps_only_the_worst_samples(data, tmp_path):
+    code, out, _ = eval_cli(data, "--workers", "2", "--html", tmp_path / "lean.html")
+    assert code in (0, 1) and "samples" in out
+    html = (tmp_path / "lean.html").read_text("utf-8")
+    expected = render_html(
+        evaluate_batch(str(data)), title="assay eval answers.jsonl", verdict=None
+    )
+    assert html.count("<section") == expected.count("<section") == 10

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import heapq
 import math
 from array import array
 from collections.abc import Mapping, Sequence
@@ -13,7 +14,7 @@ import attrs
 from assay import AssayError
 from assay_evaluation._codes import EvaluationErrorCode as Code
 from assay_evaluation._options import snake_case
-from assay_evaluation._outcome import error_of
+from assay_evaluation._outcome import error_of, status_of
 from assay_evaluation._types import (
     BatchCounts,
     Cost,
@@ -30,6 +31,7 @@ __all__ = [
     "composite_aggregate",
     "detect_regressions",
     "summarize",
+    "worst_rank",
 ]
 
 
@@ -143,10 +145,30 @@ _NAN = math.nan
 _V = TypeVar("_V")
 
 
+def worst_rank(result: EvalResult) -> tuple[int, float]:
+    """How bad a sample is, smallest first: an error in any metric, then an undetermined
+    composite, then by composite score."""
+    if any(status_of(m) == "error" for m in result.metrics.values()):
+        return (0, 0.0)
+    if result.composite_score is None:
+        return (1, 0.0)
+    return (2, result.composite_score)
+
+
+def _worst_key(item: tuple[int, EvalResult]) -> tuple[tuple[int, float], int]:
+    return worst_rank(item[1]), item[0]
+
+
 def _keep_first(mine: dict[str, _V], theirs: Mapping[str, _V]) -> None:
     """Add the keys of ``theirs`` that ``mine`` lacks, after its own (the first seen wins)."""
     for key, value in theirs.items():
         mine.setdefault(key, value)
+
+
+def _determined(values: array[float]) -> array[float]:
+    """The values that are not NaN (undetermined), in order, as 8-byte floats: a million
+    scores take 8 MB here, not the 32 MB of a list."""
+    return array("d", (value for value in values if value == value))
 
 
 def _nans(size: int) -> array[float]:
@@ -166,9 +188,12 @@ class BatchTally:
 
     :param metric_ids: the metrics to aggregate, distinct, in run order.
     :param size: samples in the batch (0: it grows as results are added at its end).
+    :param worst: also keep the full results of this many worst samples (:func:`worst_rank`:
+        errors first, then undetermined composites, then the lowest composite; the earlier
+        sample first on a tie), for a report that shows them without every result.
     """
 
-    def __init__(self, metric_ids: Sequence[str], size: int = 0) -> None:
+    def __init__(self, metric_ids: Sequence[str], size: int = 0, worst: int = 0) -> None:
         self.metric_ids = list(dict.fromkeys(metric_ids))
         self.size = size
         self._scores: dict[str, array[float]] = {m: _nans(size) for m in self.metric_ids}
@@ -181,6 +206,8 @@ class BatchTally:
         self.composite_threshold: float | None = None
         self.first_errors: dict[str, str] = {}
         self.first_undetermined: dict[str, str] = {}
+        self.worst_count = worst
+        self.worst: list[tuple[int, EvalResult]] = []
 
     @classmethod
     def of(cls, results: Sequence[EvalResult], metric_ids: Sequence[str]) -> BatchTally:
@@ -207,6 +234,8 @@ class BatchTally:
         self._composites.extend(other._composites)
         self._passed.extend(other._passed)
         self._costs.update({self.size + i: cost for i, cost in other._costs.items()})
+        if self.worst_count:
+            self._keep_worst([(self.size + i, result) for i, result in other.worst])
         self.size += other.size
         self.directions.update(other.directions)
         _keep_first(self.thresholds, other.thresholds)
@@ -252,10 +281,21 @@ class BatchTally:
         else:
             self._costs.pop(index, None)
         self.directions.update(result.higher_is_better)
+        if self.worst_count:
+            self._keep_worst([(index, result)])
+
+    def _keep_worst(self, offered: list[tuple[int, EvalResult]]) -> None:
+        replaced = {index for index, _ in offered}
+        kept = [item for item in self.worst if item[0] not in replaced]
+        self.worst = heapq.nsmallest(self.worst_count, kept + offered, key=_worst_key)
+
+    def determined(self, metric_id: str) -> Sequence[float]:
+        """The determined scores of ``metric_id``, in input order."""
+        return _determined(self._scores[metric_id])
 
     def aggregate(self, metric_id: str) -> MetricAggregate:
         """:func:`aggregate_metric` of one metric."""
-        scores = [s for s in self._scores[metric_id] if s == s]  # NaN: undetermined
+        scores = _determined(self._scores[metric_id])
         passed = self._flags[metric_id].count(_PASSED)  # only a determined score passes
         aggregate = summarize(metric_id, scores, passed, self.size - len(scores), self.size)
         return attrs.evolve(
@@ -266,7 +306,7 @@ class BatchTally:
 
     def composite(self) -> MetricAggregate:
         """:func:`composite_aggregate`."""
-        scores = [s for s in self._composites if s == s]
+        scores = _determined(self._composites)
         passed = self._passed.count(1) if scores else 0
         aggregate = summarize("composite", scores, passed, self.size - len(scores), self.size)
         return attrs.evolve(aggregate, threshold=self.composite_threshold)

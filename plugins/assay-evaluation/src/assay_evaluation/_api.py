@@ -127,6 +127,7 @@ def evaluate_batch(
             contexts_separator=contexts_separator,
             write=parsed.output is not None,
             keep=parsed.keep_results,
+            worst=0 if parsed.keep_results else parsed.keep_worst,
             cpu=clock.worker_cpu,
         )
         with _runner(parsed, work) as (submit, workers):

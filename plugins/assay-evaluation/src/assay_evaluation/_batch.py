@@ -104,7 +104,7 @@ def run_batch(
     chunk of results, not one result per sample."""
     keys = [resume_key(i, s) for i, s in enumerate(samples)]
     keep = options.keep_results
-    tally = BatchTally(plan.metric_ids, len(samples))
+    tally = BatchTally(plan.metric_ids, len(samples), 0 if keep else options.keep_worst)
     results: list[EvalResult | None] = [None] * len(samples) if keep else []
     done = bytearray(len(samples))
     if options.output and options.resume:
@@ -180,6 +180,8 @@ def summarize_tally(
     counts = tally.counts()
     return BatchEvalResult(
         results=tuple(results),
+        worst_results=tuple(tally.worst),
+        scores={m: tally.determined(m) for m in tally.metric_ids} if tally.worst_count else None,
         aggregates=aggregates,
         composite_aggregate=composite,
         passed=counts.failed == 0 and composite.pass_rate >= 0.5,

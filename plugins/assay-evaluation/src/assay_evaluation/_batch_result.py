@@ -4,7 +4,7 @@ turn it into records, a DataFrame, a file or an HTML report."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +43,10 @@ class BatchEvalResult:
         stats: how fast the run went and what it cost the calling process
             (:class:`~assay_evaluation.RunStats`); ``None`` in a result built by hand. Not
             compared, not written to any file.
+        worst_results: ``(input position, result)`` of the worst samples kept with
+            ``keep_worst`` when ``results`` is empty (what the HTML report shows).
+        scores: with ``keep_worst``, each metric's determined scores in input order (the
+            report's histograms), held as 8-byte floats.
 
     With ``keep_results=False`` (what ``assay eval`` does unless ``--json`` or ``--html`` needs
     every result) ``results`` is empty: the aggregates, pass, cost, regressions and
@@ -57,6 +61,10 @@ class BatchEvalResult:
     regressions: tuple[MetricRegression, ...] | None = None
     counts: BatchCounts | None = None
     stats: RunStats | None = attrs.field(default=None, eq=False, repr=False)
+    worst_results: tuple[tuple[int, EvalResult], ...] = attrs.field(
+        default=(), eq=False, repr=False
+    )
+    scores: Mapping[str, Sequence[float]] | None = attrs.field(default=None, eq=False, repr=False)
 
     @property
     def sample_count(self) -> int:

@@ -39,7 +39,14 @@ from assay_evaluation._types import EvalResult
 from assay_evaluation._user_modules import PLUGINS_ENV, load_plugins
 from assay_evaluation._wire import batch_to_wire
 
-__all__ = ["eval_command", "sample_line"]
+__all__ = ["HTML_WORST", "WORKER_CHUNK", "eval_command", "sample_line"]
+
+HTML_WORST = 10
+"""Samples the ``--html`` report shows in full (the worst ones)."""
+
+WORKER_CHUNK = 512
+"""Samples per chunk ``assay eval`` sends to workers (``--workers``, ``--scheduler``) unless the
+config sets ``chunkSize``."""
 
 
 def _json_kind(value: Any) -> str:
@@ -362,8 +369,11 @@ def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
     table = _table_output(cli["output"], cli["resume"])
     if cli["output"] and not table:
         options.update(output=cli["output"], resume=cli["resume"])
-    # the summary needs only the aggregates and counts; --json, --html and tables need results
-    options["keep_results"] = bool(cli["as_json"] or cli["html_path"] or table)
+    # the summary needs only the aggregates and counts; --json and tables need every result,
+    # --html the scores and the worst samples
+    options["keep_results"] = bool(cli["as_json"] or table)
+    if cli["html_path"]:
+        options["keep_worst"] = HTML_WORST
     workers: int = cli["workers"]  # workers_option: 0 in-process, N processes, auto one per CPU
     if cli["scheduler"] is not None:
         if workers:
@@ -376,6 +386,10 @@ def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
 
         options["scheduler"] = check_scheduler(cli["scheduler"], "--scheduler")
     options["workers"] = workers  # worker processes exit when this process is killed
+    if workers or cli["scheduler"] is not None:
+        # a chunk costs this process about as much as 60 samples' lines: larger chunks keep
+        # its share under 5% of the workers' (docs/scaling.md); a config's chunkSize wins
+        options.setdefault("chunk_size", options.pop("chunkSize", WORKER_CHUNK))
     shown = cli["show_progress"] or (sys.stderr.isatty() and not cli["as_json"])
     options["on_progress"] = _progress_display(shown)
     with warnings.catch_warnings():

@@ -157,6 +157,9 @@ class EvaluateOptions:
             flags), so a run over a million samples, or the resume of one, holds no explanations,
             signals or samples; ``BatchEvalResult.results`` is then empty (the full results are
             in ``output``).
+        keep_worst: with ``keep_results=False``, still keep the full results of this many worst
+            samples (errors first, then undetermined composites, then the lowest composite),
+            which the HTML report shows (default 0; in [0, 1000]).
         profile: a named list of metrics used when ``metrics`` is not given (``"default"`` or
             ``"grounded"``: ``answer_support`` and ``claim_support``; ``"compatible"``: the
             seven metrics of rag-eval-node-ts 0.3; a registry ``metric-set`` of that name
@@ -188,6 +191,7 @@ class EvaluateOptions:
     output: str | None = None
     resume: bool = False
     keep_results: bool = True
+    keep_worst: int = 0
     timestamp: str | None = None
     profile: str | None = None
 
@@ -296,6 +300,17 @@ def parse_options(options: EvaluateOptions | Mapping[str, Any] | None) -> Evalua
     if executor is not None and not callable(getattr(executor, "submit", None)):
         raise AssayError(
             Code.INVALID_OPTION, "must be a concurrent.futures.Executor", "options.executor"
+        )
+    keep_worst = raw.get("keep_worst", 0)
+    if (
+        isinstance(keep_worst, bool)
+        or not isinstance(keep_worst, int)
+        or not 0 <= keep_worst <= 1000
+    ):
+        raise AssayError(
+            Code.INVALID_OPTION,
+            f"must be an integer in [0, 1000], got {keep_worst!r}",
+            "options.keepWorst",
         )
     workers = raw.get("workers", 0)
     if isinstance(workers, bool) or not isinstance(workers, int) or not 0 <= workers <= 1024:

@@ -79,7 +79,7 @@ def run_sharded(
     interrupted, the chunks already finished are written before the error propagates.
     """
     began_wall, began_cpu = clock.wall(), clock.cpu()
-    tally = BatchTally(work.plan.metric_ids)
+    tally = BatchTally(work.plan.metric_ids, worst=work.worst)
     results: list[EvalResult] = []
     stream = ResultStream(options.output, append=False) if options.output else None
     warned: set[str] = set()

@@ -8,6 +8,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
+from assay_evaluation._aggregate import worst_rank
 from assay_evaluation._gate import Gate, GateVerdict, metric_counts
 from assay_evaluation._outcome import error_of, status_of
 from assay_evaluation._profiles import metric_label
@@ -166,13 +167,19 @@ def _sample_block(index: int, result: EvalResult) -> str:
 
 
 def _worst_first(item: tuple[int, EvalResult]) -> tuple[int, float]:
-    """Samples with an error first, then undetermined composites, then lowest composite."""
-    result = item[1]
-    if any(status_of(m) == "error" for m in result.metrics.values()):
-        return (0, 0.0)
-    if result.composite_score is None:
-        return (1, 0.0)
-    return (2, result.composite_score)
+    return worst_rank(item[1])
+
+
+def _scores(batch: BatchEvalResult, metric_id: str) -> list[float]:
+    """The determined scores of ``metric_id``: from the results, or, when they were not kept,
+    from the numbers kept for the report (``keep_worst``)."""
+    if not batch.results_kept and batch.scores is not None:
+        return list(batch.scores.get(metric_id, ()))
+    return [
+        score
+        for r in batch.results
+        if metric_id in r.metrics and (score := r.metrics[metric_id].score) is not None
+    ]
 
 
 def render_html(
@@ -185,25 +192,26 @@ def render_html(
     metrics and ids is HTML-escaped.
 
     :param worst: how many samples to show (errors first, then undetermined composites, then
-        the lowest composite).
+        the lowest composite); a batch that kept no results shows those it kept with
+        ``keep_worst``.
     :param verdict: the gate's verdict to show (default: :class:`~assay_evaluation.Gate`'s
         defaults applied to ``batch``).
     """
     verdict = verdict or Gate().check(batch)
     plots = []
     for metric_id, aggregate in batch.aggregates.items():
-        scores = [
-            score
-            for r in batch.results
-            if metric_id in r.metrics and (score := r.metrics[metric_id].score) is not None
-        ]
+        scores = _scores(batch, metric_id)
         label = metric_label(metric_id)
         plots.append(
             f"<figure>{histogram_svg(scores, aggregate.threshold, label)}<figcaption>"
             f"{escape(label)}: {len(scores)} scores, threshold {_number(aggregate.threshold)}"
             "</figcaption></figure>"
         )
-    ranked = sorted(enumerate(batch.results), key=_worst_first)[:worst]
+    ranked = (
+        sorted(enumerate(batch.results), key=_worst_first)[:worst]
+        if batch.results_kept
+        else list(batch.worst_results[:worst])
+    )
     reasons = "".join(f"<li>{escape(r)}</li>" for r in verdict.reasons)
     cost = batch.total_cost
     return (

@@ -55,6 +55,7 @@ class WorkPlan:
         contexts_separator: splits a table's contexts cell.
         write: serialize each result as an output line.
         keep: send the full results back.
+        worst: send back the full results of this many worst samples of each chunk.
         cpu: the worker's CPU clock (seconds of this thread), to report its cost per sample.
     """
 
@@ -64,6 +65,7 @@ class WorkPlan:
     contexts_separator: str | None = None
     write: bool = False
     keep: bool = False
+    worst: int = 0
     cpu: Callable[[], float] = time.thread_time
 
 
@@ -137,7 +139,7 @@ def run_chunk(work: WorkPlan, job: ChunkJob) -> ChunkOutcome:
         on_unknown=lambda column, message, where: unknown.append((column, message, where)),
         check_first=job.start == 0,
     )
-    tally = BatchTally(work.plan.metric_ids)
+    tally = BatchTally(work.plan.metric_ids, worst=work.worst)
     lines: list[str] = []
     results: list[EvalResult] | None = [] if work.keep else None
     for offset, row in enumerate(job.rows):
