@@ -72,7 +72,7 @@ def wire_number(value: Any) -> Any:
 
 def _numbers(mapping: Mapping[str, Any]) -> dict[str, Any]:
     # a copy (in C), then only the floats rewritten: most values are ints and strings, and this
-    # runs for every map of every dimension of every scorecard written
+    # runs for every map of every dimension score written
     wire = dict(mapping)
     for key, value in mapping.items():
         if type(value) is float:

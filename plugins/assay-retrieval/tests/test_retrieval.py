@@ -141,3 +141,12 @@ def test_combined_scores_far_out_of_range_score_instead_of_crashing() -> None:
     assert card.dimensions["consistency"].breakdown.components["scoreStability"] == 1  # "wide"
     assert math.isinf(card.dimensions["retrieval"].breakdown.diagnostics["scoreStdDev"])
     assert "input-out-of-range" in [w.code for w in card.meta.warnings]
+
+
+def test_settings_follow_each_config_section_in_turn() -> None:
+    # one dimension object serves many scorers: sections alternating must not share settings
+    dimension = RetrievalConfidence()
+    one = {"retrieval": {"topK": 1}}
+    two = {"retrieval": {"topK": 2}}
+    tops = [dimension.settings(config).top_k for config in (one, two, one, {}, two, {})]
+    assert tops == [1, 2, 1, 3, 2, 3]
