@@ -131,6 +131,7 @@ def test_the_compiled_twin_is_built_and_in_use() -> None:
     assert text.COMPILED is ngrams.COMPILED is tfidf.COMPILED is allowed
     assert (ngrams.overlap_rows is _speedups.overlap_rows) is allowed
     assert (ngrams.weighted_overlaps is _speedups.weighted_overlaps) is allowed
+    assert (ngrams.best_weighted_overlaps is _speedups.best_weighted_overlaps) is allowed
     assert (tfidf.pair_cosine is _speedups.pair_cosine) is allowed
     assert (jsnumbers.to_fixed3 is _speedups.to_fixed3) is allowed
     assert not hasattr(_speedups, "build_result")  # no rule is restated in compiled code
@@ -269,10 +270,16 @@ def test_overlaps_are_identical(compiled: Any) -> None:
                     ngrams.PURE_OVERLAP_ROWS(b, a)
                 )
             by_size.append(ngrams.PURE_OVERLAP_ROWS(_sets([wire["question"]], n), b)[0])
+        sentence_rows = [
+            ngrams.PURE_OVERLAP_ROWS(_sets(sentences, n), _sets(contexts, n)) for n in (1, 2, 3)
+        ]
         for weights in WEIGHTS:
             rows = by_size[: len(weights)]
             got = compiled.weighted_overlaps(rows, weights, len(contexts))
             assert repr(got) == repr(ngrams.PURE_WEIGHTED_OVERLAPS(rows, weights, len(contexts)))
+            args = (sentence_rows[: len(weights)], weights, len(sentences), len(contexts))
+            got = compiled.best_weighted_overlaps(*args)
+            assert repr(got) == repr(ngrams.PURE_BEST_WEIGHTED_OVERLAPS(*args))
 
 
 @needs_vectors

@@ -13,7 +13,8 @@ Each function here mirrors one pure-Python function that stays the reference:
   a reference cycle: they are untracked by the cyclic garbage collector (as CPython does for
   tuples and dicts of atomic values), which then no longer walks them on every collection;
 - ``overlap_rows``: :func:`assay_faithfulness.ngrams.overlap_rows`;
-- ``weighted_overlaps``: :func:`assay_faithfulness.ngrams.weighted_overlaps`;
+- ``weighted_overlaps``: :func:`assay_faithfulness.ngrams.weighted_overlaps`, and
+  ``best_weighted_overlaps``: :func:`assay_faithfulness.ngrams.best_weighted_overlaps`;
 - ``pair_cosine``: :func:`assay_faithfulness.tfidf.pair_cosine` (the two IDFs are given once,
   by ``bind_idf``);
 - ``count_tokens``: :func:`assay_faithfulness.tfidf.count_tokens` (``Counter(tokens)``);
@@ -323,6 +324,36 @@ cdef list _weighted_two(first, second, double w0, double w1, double weight_sum, 
         total += <double>second[c] * w1
         values.append(total / weight_sum)
     return values
+
+
+def best_weighted_overlaps(rows_by_size, weights, Py_ssize_t texts, Py_ssize_t count):
+    """For each text ``i < texts``: the largest of 0.0 and its weighted overlaps
+    ``sum_k(rows_by_size[k][i][c] * weights[k]) / sum_k(weights[k])`` over ``c < count``
+    (summed left to right; a value replaces the best only when strictly larger; 0.0 when the
+    weights sum to 0)."""
+    cdef Py_ssize_t sizes = len(weights)
+    cdef Py_ssize_t i, c, k
+    cdef double weight_sum = 0.0
+    cdef double total, value, best
+    cdef list bests = []
+    for k in range(sizes):
+        weight_sum += <double>weights[k]
+    if weight_sum == 0:
+        return [0.0] * texts
+    cdef list rows = [None] * sizes
+    for i in range(texts):
+        for k in range(sizes):
+            rows[k] = rows_by_size[k][i]
+        best = 0.0
+        for c in range(count):
+            total = 0.0
+            for k in range(sizes):
+                total += <double>rows[k][c] * <double>weights[k]
+            value = total / weight_sum
+            if value > best:
+                best = value
+        bests.append(best)
+    return bests
 
 
 cdef double IDF_IN_BOTH = 0.0

@@ -173,23 +173,21 @@ class SampleAnalysis:
         """The n-gram sets of every text of ``part``: ``"question"``, ``"answer"``,
         ``"ground_truth"`` (one set each), ``"contexts"``, ``"answer_sentences"`` or
         ``"ground_truth_sentences"`` (one set per text)."""
-        try:
-            return self._sets[part, n]
-        except KeyError:
+        sets = self._sets.get((part, n))
+        if sets is None:
             sets = self._sets[part, n] = self._compute_sets(part, n)
-            return sets
+        return sets
 
     def context_overlaps(self, part: str, n: int) -> list[list[float]]:
         """``rows[i][c]``: the n-gram overlap of the i-th text of ``part`` with context c
         (computed once per sample: faithfulness and hallucination rate share the unigram
         rows of the answer sentences)."""
-        try:
-            return self._overlaps[part, n]
-        except KeyError:
+        rows = self._overlaps.get((part, n))
+        if rows is None:
             rows = self._overlaps[part, n] = overlap_rows(
                 self.ngram_sets(part, n), self.ngram_sets("contexts", n)
             )
-            return rows
+        return rows
 
     def _compute_sets(self, part: str, n: int) -> list[frozenset[Any]]:
         if part == "question":

@@ -7,7 +7,7 @@ from __future__ import annotations
 from assay_faithfulness.analysis import SampleAnalysis
 from assay_faithfulness.base import HeuristicMetric, Measured, Signal
 from assay_faithfulness.jsnumbers import to_fixed3
-from assay_faithfulness.ngrams import jaccard, running_max, weighted_overlaps
+from assay_faithfulness.ngrams import best_weighted_overlaps, jaccard, running_max
 from assay_faithfulness.options import HeuristicOptions
 from assay_faithfulness.tfidf import pair_cosine, token_f1_of_counts
 
@@ -32,16 +32,15 @@ class Faithfulness(HeuristicMetric):
         if not sentences or not analysis.sample.contexts:
             return Measured(0.0, "No answer sentences or context chunks to evaluate.")
         sizes, weights = options.ngram_sizes, options.resolved_weights
-        rows_by_size = [analysis.context_overlaps("answer_sentences", n) for n in sizes]
-        context_count = len(analysis.sample.contexts)
-        supports: list[float] = []
+        supports = best_weighted_overlaps(
+            [analysis.context_overlaps("answer_sentences", n) for n in sizes],
+            weights,
+            len(sentences),
+            len(analysis.sample.contexts),
+        )
         signals: list[Signal] = []
         total = 0.0
-        for i, sentence in enumerate(sentences):
-            best = running_max(
-                weighted_overlaps([rows[i] for rows in rows_by_size], weights, context_count)
-            )
-            supports.append(best)
+        for i, (sentence, best) in enumerate(zip(sentences, supports, strict=True)):
             total += best
             if best < LOW_SUPPORT:
                 signals.append(

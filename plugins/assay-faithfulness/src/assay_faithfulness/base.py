@@ -87,14 +87,18 @@ def build_result(metric_id: str, measured: Measured, threshold: float) -> assay.
     """The :class:`assay.MetricResult` of a measurement judged at ``threshold``: details start
     with ``mode``, ``llm_calls`` and the reference's ``signal_ids``, then the metric's own."""
     score, explanation, signals, details = measured
-    all_details: dict[str, Any] = {"mode": "heuristic", "llm_calls": 0, "signal_ids": []}
-    core_signals = []
     if signals:
-        all_details["signal_ids"] = [s.id for s in signals]
-        core_signals = [
-            assay.MetricSignal(SEVERITY_TO_CORE[s.severity], s.message, s.evidence)  # type: ignore[arg-type]
-            for s in signals
-        ]
+        signal_ids = [s.id for s in signals]
+        core_signals: tuple[assay.MetricSignal, ...] = tuple(
+            [
+                assay.MetricSignal(SEVERITY_TO_CORE[s.severity], s.message, s.evidence)  # type: ignore[arg-type]
+                for s in signals
+            ]
+        )
+    else:
+        signal_ids = []
+        core_signals = ()
+    all_details: dict[str, Any] = {"mode": "heuristic", "llm_calls": 0, "signal_ids": signal_ids}
     if details:
         all_details.update(details)
     return assay.MetricResult(

@@ -16,6 +16,7 @@ from assay_faithfulness.text import tokenize
 __all__ = [
     "DEFAULT_NGRAM_SIZES",
     "DEFAULT_NGRAM_WEIGHTS",
+    "best_weighted_overlaps",
     "get_ngrams",
     "jaccard",
     "ngram_overlap",
@@ -153,13 +154,30 @@ def weighted_overlaps(
     return values
 
 
+def best_weighted_overlaps(
+    rows_by_size: Sequence[Sequence[Sequence[float]]],
+    weights: Sequence[float],
+    texts: int,
+    count: int,
+) -> list[float]:
+    """For each of ``texts`` texts, the :func:`running_max` of its :func:`weighted_overlaps`
+    with the ``count`` candidates, from its overlaps at each size (``rows_by_size[k][i][c]``)."""
+    return [
+        running_max(weighted_overlaps([rows[i] for rows in rows_by_size], weights, count))
+        for i in range(texts)
+    ]
+
+
 PURE_OVERLAP_ROWS = overlap_rows
 """The pure-Python :func:`overlap_rows`: the reference of its compiled twin."""
 PURE_WEIGHTED_OVERLAPS = weighted_overlaps
 """The pure-Python :func:`weighted_overlaps`: the reference of its compiled twin."""
+PURE_BEST_WEIGHTED_OVERLAPS = best_weighted_overlaps
+"""The pure-Python :func:`best_weighted_overlaps`: the reference of its compiled twin."""
 if COMPILED:
     overlap_rows = _speedups.overlap_rows
     weighted_overlaps = _speedups.weighted_overlaps
+    best_weighted_overlaps = _speedups.best_weighted_overlaps
 
 
 def running_max(values: Sequence[float]) -> float:
