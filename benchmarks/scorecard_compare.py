@@ -22,7 +22,14 @@ Each round runs every implementation in a fresh process; a process times ``--pas
 over the cases after one warm-up pass and reports its median pass. Printed: the median over
 rounds, in microseconds per call (rows per second for (c)), and the ratios new/old and new/ts.
 
+``--clock cpu`` times (a) and (b) in CPU time of the measuring process (Python's
+``time.process_time``, node's ``process.cpuUsage``, node then run with ``--single-threaded`` so
+that V8's background compiler and GC threads are not counted) instead of wall time: on a
+machine shared with other work, waiting for a core then does not count. (c) runs worker
+processes and is always timed in wall time.
+
 Run: uv run python benchmarks/scorecard_compare.py [--rounds 5] [--passes 15] [--rows 100000]
+[--clock wall|cpu]
 """
 
 from __future__ import annotations
@@ -45,8 +52,11 @@ NODE_DIR = HERE / ".node"
 NODE_DRIVER = r"""
 import { readFileSync } from "node:fs";
 import { computeConfidence, createScorer } from "transparent-confidence";
-const [casesPath, passesText] = process.argv.slice(1);
+const [casesPath, passesText, clock] = process.argv.slice(1);
 const passes = Number(passesText);
+const cpuSeconds = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
+const wallSeconds = () => Number(process.hrtime.bigint()) / 1e9;
+const now = clock === "cpu" ? cpuSeconds : wallSeconds;
 const revive = (key, value) =>
   value && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 1
     && typeof value["$float"] === "string" ? Number(value["$float"]) : value;
@@ -65,8 +75,8 @@ const median = (xs) => { const s = [...xs].sort((x, y) => x - y); const n = s.le
 runA(); runB();
 const a = [], b = [];
 for (let p = 0; p < passes; p++) {
-  let t = process.hrtime.bigint(); runA(); a.push(Number(process.hrtime.bigint() - t) / 1e9);
-  t = process.hrtime.bigint(); runB(); b.push(Number(process.hrtime.bigint() - t) / 1e9);
+  let t = now(); runA(); a.push(now() - t);
+  t = now(); runB(); b.push(now() - t);
 }
 console.log(JSON.stringify({ a: median(a) / built.length * 1e6, b: median(b) / cases.length * 1e6,
   a_calls: built.length, b_calls: cases.length }));
@@ -125,7 +135,7 @@ def _api() -> tuple[Any, Any, Any, Any]:
     return create_scorer, compute_confidence, score_jsonl, from_json_safe
 
 
-def work_compute(cases_path: str, passes: int) -> dict[str, float]:
+def work_compute(cases_path: str, passes: int, clock: str = "wall") -> dict[str, float]:
     create_scorer, compute_confidence, _, from_json_safe = _api()
     cases = []
     for line in Path(cases_path).read_text(encoding="utf-8").splitlines():
@@ -152,16 +162,17 @@ def work_compute(cases_path: str, passes: int) -> dict[str, float]:
             except Exception:
                 pass
 
+    now = time.process_time if clock == "cpu" else time.perf_counter
     run_a()
     run_b()
     a, b = [], []
     for _ in range(passes):
-        start = time.perf_counter()
+        start = now()
         run_a()
-        a.append(time.perf_counter() - start)
-        start = time.perf_counter()
+        a.append(now() - start)
+        start = now()
         run_b()
-        b.append(time.perf_counter() - start)
+        b.append(now() - start)
     return {
         "a": statistics.median(a) / len(built) * 1e6,
         "b": statistics.median(b) / len(cases) * 1e6,
@@ -191,9 +202,20 @@ def run_worker(python: str, tree: Path, *args: str) -> dict[str, float]:
     return json.loads(result.stdout.splitlines()[-1])  # type: ignore[no-any-return]
 
 
-def run_node(cases: Path, passes: int) -> dict[str, float]:
+def run_node(cases: Path, passes: int, clock: str) -> dict[str, float]:
+    # in CPU time, V8's background threads (compiler, concurrent GC) would count too
+    threads = ["--single-threaded"] if clock == "cpu" else []
     result = subprocess.run(
-        ["node", "--input-type=module", "-e", NODE_DRIVER, str(cases), str(passes)],
+        [
+            "node",
+            *threads,
+            "--input-type=module",
+            "-e",
+            NODE_DRIVER,
+            str(cases),
+            str(passes),
+            clock,
+        ],
         cwd=NODE_DIR,
         capture_output=True,
         text=True,
@@ -211,11 +233,17 @@ def main() -> None:
         "--old-python", default=str(Path(__file__).resolve().parents[2] / "before/.venv/bin/python")
     )
     parser.add_argument("--no-ts", action="store_true", help="skip the TypeScript reference")
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="time (a) and (b) in wall time or in CPU time of the measuring process",
+    )
     parser.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         kind, path, *rest = args.worker
-        out = work_compute(path, int(rest[0])) if kind == "compute" else work_jsonl(path)
+        out = work_compute(path, int(rest[0]), *rest[1:]) if kind == "compute" else work_jsonl(path)
         print(json.dumps(out))
         return
 
@@ -241,7 +269,12 @@ def main() -> None:
                     (
                         "old",
                         lambda: run_worker(
-                            old_python, old_tree, "compute", str(cases), str(args.passes)
+                            old_python,
+                            old_tree,
+                            "compute",
+                            str(cases),
+                            str(args.passes),
+                            args.clock,
                         ),
                     )
                 )
@@ -249,12 +282,12 @@ def main() -> None:
                 (
                     "new",
                     lambda: run_worker(
-                        new_python, new_tree, "compute", str(cases), str(args.passes)
+                        new_python, new_tree, "compute", str(cases), str(args.passes), args.clock
                     ),
                 )
             )
             if has_ts:
-                runs.append(("ts", lambda: run_node(cases, args.passes)))
+                runs.append(("ts", lambda: run_node(cases, args.passes, args.clock)))
             if old_tree is not None:
                 runs.append(("old", lambda: run_worker(old_python, old_tree, "jsonl", str(rows))))
             runs.append(("new", lambda: run_worker(new_python, new_tree, "jsonl", str(rows))))
@@ -267,7 +300,10 @@ def main() -> None:
                         counts.setdefault(name, {})[key] = value
 
     median = {name: {k: statistics.median(v) for k, v in m.items()} for name, m in results.items()}
-    print(f"rounds {args.rounds}, passes {args.passes}; calls per pass: {counts}")
+    print(
+        f"rounds {args.rounds}, passes {args.passes}, clock {args.clock} for (a) and (b); "
+        f"calls per pass: {counts}"
+    )
     print(f"{'measure':<44}{'old':>10}{'new':>10}{'ts':>10}{'new/old':>9}{'new/ts':>8}")
     labels = {
         "a": "(a) Scorer.compute, prebuilt [us/call]",
