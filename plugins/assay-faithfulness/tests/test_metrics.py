@@ -194,3 +194,33 @@ def test_scoring_from_several_threads_gives_the_same_results() -> None:
     with ThreadPoolExecutor(max_workers=4) as pool:
         concurrent = list(pool.map(af.score_sample, samples))
     assert concurrent == sequential
+
+
+def test_context_precision_of_one_question_with_changing_contexts() -> None:
+    """The cosines kept for the last contexts of a question never serve other contexts, nor a
+    list that changed since."""
+    from assay_faithfulness.features import clear_text_cache, text_features
+
+    question = "What is the capital of France?"
+    first, second = ["Paris is the capital of France.", "Bananas are yellow."], ["Bananas."]
+
+    def precision(contexts: list[str]) -> assay.MetricResult:
+        sample = assay.EvalSample(question=question, answer="Paris.", contexts=contexts)
+        return af.score_sample(sample, ["context_precision"])["context_precision"]
+
+    expected = []
+    for contexts in (first, second):
+        clear_text_cache()
+        expected.append(precision(contexts))
+    assert expected[0].score != expected[1].score
+    clear_text_cache()
+    for _ in range(2):
+        for contexts, want in zip((first, second), expected, strict=True):
+            got = precision(contexts)
+            assert (got.score, got.details) == (want.score, want.details)
+    contexts = list(first)
+    features = text_features(question)
+    features.similarities(contexts, [text_features(c) for c in contexts])
+    contexts[1] = "Paris, France."
+    changed = features.similarities(contexts, [text_features(c) for c in contexts])
+    assert changed[1] > 0.0

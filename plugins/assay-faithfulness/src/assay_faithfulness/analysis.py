@@ -62,14 +62,15 @@ def validate_sample(sample: Any) -> None:
 def check_contexts(contexts: Any) -> None:
     """:raises assay.AssayError: ``INVALID_CONTEXTS`` at ``contexts`` when ``contexts`` is not a
     list (sequence) of strings, at ``contexts[i]`` for the first item that is no string."""
-    if isinstance(contexts, str) or not isinstance(contexts, Sequence):
+    plain = type(contexts) is tuple or type(contexts) is list  # no abstract-class check needed
+    if not plain and (isinstance(contexts, str) or not isinstance(contexts, Sequence)):
         raise assay.AssayError(
             INVALID_CONTEXTS,
             f"contexts must be a list of strings, got {type(contexts).__name__}",
             "contexts",
         )
     for index, context in enumerate(contexts):
-        if not isinstance(context, str):
+        if type(context) is not str and not isinstance(context, str):
             raise assay.AssayError(
                 INVALID_CONTEXTS,
                 f"every context must be a string, got {type(context).__name__}",

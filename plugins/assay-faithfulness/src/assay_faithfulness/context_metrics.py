@@ -9,7 +9,6 @@ from assay_faithfulness.base import HeuristicMetric, Measured, Signal
 from assay_faithfulness.jsnumbers import js_number_text, to_fixed3
 from assay_faithfulness.ngrams import running_max, weighted_overlaps
 from assay_faithfulness.options import HeuristicOptions
-from assay_faithfulness.tfidf import pair_cosine
 
 __all__ = ["ContextPrecision", "ContextRecall", "ContextRelevance"]
 
@@ -31,18 +30,7 @@ class ContextPrecision(HeuristicMetric):
         contexts = analysis.sample.contexts
         if not contexts:
             return Measured(0.0, "No context chunks provided.")
-        question = analysis.question.pair_side
-        question_tokens = analysis.ngram_sets("question", 1)[0]
-        # A chunk that shares no token with the question has cosine 0: its TF-IDF side (token
-        # counts and squares) is then not needed at all.
-        similarities = [
-            0.0
-            if question_tokens.isdisjoint(chunk_tokens)
-            else pair_cosine(question, features.pair_side)
-            for features, chunk_tokens in zip(
-                analysis.contexts, analysis.ngram_sets("contexts", 1), strict=True
-            )
-        ]
+        similarities = analysis.question.similarities(contexts, analysis.contexts)
         total = 0.0
         for value in similarities:
             total += value

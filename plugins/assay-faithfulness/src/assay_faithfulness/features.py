@@ -9,13 +9,14 @@ function of the text: the cache changes speed, never a score.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
 from assay_faithfulness._compiled import COMPILED, _speedups
 from assay_faithfulness.ngrams import bigram_set_pure, ngram_set
 from assay_faithfulness.text import separator_table, split_tokens_pure
-from assay_faithfulness.tfidf import PairSide, count_tokens, pair_side
+from assay_faithfulness.tfidf import PairSide, count_tokens, pair_cosine, pair_side
 
 __all__ = [
     "SENTENCE_CACHE_SIZE",
@@ -46,7 +47,7 @@ class TextFeatures:
         tokens: :func:`~assay_faithfulness.tokenize` of the text.
     """
 
-    __slots__ = ("_counts", "_pair_side", "_sets", "tokens")
+    __slots__ = ("_counts", "_pair_side", "_sets", "_similar", "_similar_to", "tokens")
 
     def __init__(self, text: str, with_counts: bool = True) -> None:
         tokens, counts, unigrams, bigrams = text_profile(text.lower(), with_counts)
@@ -54,6 +55,8 @@ class TextFeatures:
         self._counts = counts
         self._sets: dict[int, frozenset[Any]] = {1: unigrams, 2: bigrams}
         self._pair_side: PairSide | None = None
+        self._similar_to: tuple[str, ...] | None = None
+        self._similar: tuple[float, ...] = ()
 
     @property
     def counts(self) -> Counter[str]:
@@ -75,6 +78,29 @@ class TextFeatures:
         if found is None:
             found = self._sets[n] = ngram_set(self.tokens, n)
         return found
+
+    def similarities(self, texts: Sequence[str], features: Sequence[TextFeatures]) -> list[float]:
+        """The two-text TF-IDF cosine (:func:`~.tfidf.pair_cosine`) of this text with each of
+        ``texts``, whose features are ``features``, as a new list.
+
+        The cosines of the last ``texts`` asked for are kept: a question often comes with the
+        same passages several times in a row (one sample per answer to compare).
+        """
+        key = tuple(texts)  # a list could change after it was asked for
+        if self._similar_to != key:
+            unigrams = self._sets[1]
+            # A text that shares no token with this one has cosine 0: its TF-IDF side (token
+            # counts and squares) is then not needed at all.
+            self._similar = tuple(
+                [
+                    0.0
+                    if unigrams.isdisjoint(other._sets[1])
+                    else pair_cosine(self.pair_side, other.pair_side)
+                    for other in features
+                ]
+            )
+            self._similar_to = key
+        return list(self._similar)
 
 
 def text_profile(
