@@ -11,6 +11,7 @@ streaming and ``keep_results=False`` (what ``assay eval FILE --output out.jsonl`
 
 * in one process (no workers);
 * with ``workers=N`` for each N of --workers (default 2): a process pool;
+  chunks of --chunk samples (default 512, as ``assay eval`` sends);
 * with --dask, on a dask cluster on 127.0.0.1 (scheduler and N single-threaded workers, each
   in its own process) for each N, through ``scheduler=<address>``.
 
@@ -92,7 +93,10 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=20_000)
     parser.add_argument("--workers", default="2", help="comma-separated worker counts")
     parser.add_argument("--profiles", default="default,compatible")
-    parser.add_argument("--dask", action="store_true", help="also on a dask LocalCluster")
+    parser.add_argument("--dask", action="store_true", help="also on a dask cluster")
+    parser.add_argument(
+        "--chunk", type=int, default=512, help="samples per chunk (assay eval's default: 512)"
+    )
     parser.add_argument("--input", type=Path, help="keep the generated input here")
     args = parser.parse_args()
     counts = [int(n) for n in args.workers.split(",")]
@@ -110,18 +114,23 @@ def main() -> None:
             base, reference = run(data, out, profile)
             print(line("1 process", base, None, None))
             for n in counts:
-                stats, output = run(data, out, profile, workers=n)
+                stats, output = run(data, out, profile, workers=n, chunk_size=args.chunk)
                 print(line(f"{n} worker processes", stats, base, output == reference, n))
             if args.dask:
-                dask_runs(data, out, profile, counts, base, reference)
+                dask_runs(data, out, profile, counts, base, reference, args.chunk)
 
 
 def dask_runs(
-    data: Path, out: Path, profile: str | None, counts: list[int], base: RunStats, ref: bytes
+    data: Path,
+    out: Path,
+    profile: str | None,
+    counts: list[int],
+    base: RunStats,
+    ref: bytes,
+    chunk: int,
 ) -> None:
     """The same on a cluster of ``n`` single-threaded dask workers, the scheduler and each
-    worker in a process of its own (as on real machines), through ``scheduler=<address>``;
-    chunks of 512 samples, since a dask task costs more to schedule than a pool's."""
+    worker in a process of its own (as on real machines), through ``scheduler=<address>``."""
     from distributed.deploy.subprocess import SubprocessCluster
 
     for n in counts:
@@ -129,7 +138,7 @@ def dask_runs(
             host="127.0.0.1", n_workers=n, threads_per_worker=1, dashboard_address=":0"
         ) as cluster:
             address = cluster.scheduler_address
-            stats, output = run(data, out, profile, scheduler=address, chunk_size=512)
+            stats, output = run(data, out, profile, scheduler=address, chunk_size=chunk)
         print(line(f"dask, {n} workers", stats, base, output == ref, n))
 
 

@@ -30,7 +30,7 @@ from assay_evaluation._columns import SampleFieldWarning
 from assay_evaluation._export import save_results
 from assay_evaluation._gate import FAIL_ON, Gate, GateVerdict
 from assay_evaluation._judge_config import judge_from_config
-from assay_evaluation._options import check_timestamp
+from assay_evaluation._options import check_scheduler, check_timestamp
 from assay_evaluation._outcome import status_of
 from assay_evaluation._progress import ProgressLine
 from assay_evaluation._readers import FORMATS
@@ -382,8 +382,6 @@ def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
                 "--workers and --scheduler are two places to run: give one",
                 "--scheduler",
             )
-        from assay_evaluation._dask import check_scheduler
-
         options["scheduler"] = check_scheduler(cli["scheduler"], "--scheduler")
     options["workers"] = workers  # worker processes exit when this process is killed
     if workers or cli["scheduler"] is not None:

@@ -16,12 +16,11 @@ from typing import Any
 
 from assay import AssayError, ErrorCode
 from assay_evaluation._codes import EvaluationErrorCode as Code
+from assay_evaluation._options import SCHEDULER_PATH as _PATH
 from assay_evaluation._pipeline import Submit
 from assay_evaluation._work import WorkPlan, run_chunk
 
-__all__ = ["check_scheduler", "dask_executor", "on_dask"]
-
-_PATH = "options.scheduler"
+__all__ = ["dask_executor", "on_dask"]
 
 
 def _distributed() -> Any:
@@ -33,32 +32,6 @@ def _distributed() -> Any:
             "running on a dask cluster needs distributed: pip install 'assay-evaluation[dask]'",
             _PATH,
         ) from exc
-
-
-def check_scheduler(value: Any, path: str = _PATH) -> Any:
-    """``value`` when it is a scheduler address (``tcp://host:port``, ``tls://...``, or
-    ``host:port``) or a ``distributed.Client``.
-
-    :raises AssayError: ``INVALID_OPTION`` naming what is wrong with the address.
-    """
-    if callable(getattr(value, "get_executor", None)) and callable(getattr(value, "scatter", None)):
-        return value
-    if not isinstance(value, str) or not value.strip():
-        raise AssayError(
-            Code.INVALID_OPTION,
-            f"a scheduler is an address, [PROTOCOL://]HOST:PORT (tcp://10.0.0.5:8786), or a "
-            f"distributed.Client; got {value!r}",
-            path,
-        )
-    scheme, sep, rest = value.rpartition("://")
-    host, colon, port = (rest if sep else value).rpartition(":")
-    if (sep and not scheme) or not colon or not host or not port.isdigit():
-        raise AssayError(
-            Code.INVALID_OPTION,
-            f"a scheduler address is [PROTOCOL://]HOST:PORT (tcp://10.0.0.5:8786), got {value!r}",
-            path,
-        )
-    return value
 
 
 def _connect(distributed: Any, address: str) -> Any:

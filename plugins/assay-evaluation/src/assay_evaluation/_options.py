@@ -20,7 +20,9 @@ from assay_evaluation._codes import EvaluationErrorCode as Code
 __all__ = [
     "LIMITS",
     "MODES",
+    "SCHEDULER_PATH",
     "EvaluateOptions",
+    "check_scheduler",
     "check_threshold",
     "check_timestamp",
     "parse_options",
@@ -34,6 +36,9 @@ MODES = ("heuristic", "llm", "hybrid")
 LIMITS = {"repeats": 100, "concurrency": 1024, "chunk_size": 100_000}
 """The largest value accepted for each size-like option: ``repeats`` (judge calls per prompt),
 ``concurrency`` (chunks in flight), ``chunk_size`` (samples per task)."""
+
+SCHEDULER_PATH = "options.scheduler"
+"""Where errors about the dask scheduler point."""
 
 _WIRE = {"repeats": "repeats", "concurrency": "concurrency", "chunk_size": "chunkSize"}
 
@@ -79,6 +84,32 @@ def check_timestamp(value: Any, path: str) -> str:
             f"a timestamp must be an ISO-8601 date-time (e.g. 2024-05-01T12:00:00Z), got {value!r}",
             path,
         ) from None
+    return value
+
+
+def check_scheduler(value: Any, path: str = SCHEDULER_PATH) -> Any:
+    """``value`` when it is a scheduler address (``tcp://host:port``, ``tls://...``, or
+    ``host:port``) or a ``distributed.Client``.
+
+    :raises AssayError: ``INVALID_OPTION`` naming what is wrong with the address.
+    """
+    if callable(getattr(value, "get_executor", None)) and callable(getattr(value, "scatter", None)):
+        return value
+    if not isinstance(value, str) or not value.strip():
+        raise AssayError(
+            Code.INVALID_OPTION,
+            f"a scheduler is an address, [PROTOCOL://]HOST:PORT (tcp://10.0.0.5:8786), or a "
+            f"distributed.Client; got {value!r}",
+            path,
+        )
+    scheme, sep, rest = value.rpartition("://")
+    host, colon, port = (rest if sep else value).rpartition(":")
+    if (sep and not scheme) or not colon or not host or not port.isdigit():
+        raise AssayError(
+            Code.INVALID_OPTION,
+            f"a scheduler address is [PROTOCOL://]HOST:PORT (tcp://10.0.0.5:8786), got {value!r}",
+            path,
+        )
     return value
 
 
@@ -320,8 +351,6 @@ def parse_options(options: EvaluateOptions | Mapping[str, Any] | None) -> Evalua
             "options.workers",
         )
     if raw.get("scheduler") is not None:
-        from assay_evaluation._dask import check_scheduler
-
         check_scheduler(raw["scheduler"])
     given = [
         name for name in ("executor", "workers", "scheduler") if raw.get(name) not in (None, 0)
