@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import io
 import json
+import pickle
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -285,3 +287,33 @@ def test_assay_eval_html_keeps_only_the_worst_samples(data, tmp_path):
         evaluate_batch(str(data)), title="assay eval answers.jsonl", verdict=None
     )
     assert html.count("<section") == expected.count("<section") == 10
+
+
+class Locked:
+    """A Metric holding a lock (as a judge holds an HTTP client): it does not pickle."""
+
+    id = "locked_length"
+    default_threshold = 0.5
+    higher_is_better = True
+    requires = frozenset()
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+
+    def compute(self, sample, context, threshold):
+        with self.lock:
+            score = min(1.0, len(sample.answer) / 100)
+        return assay.MetricResult(self.id, score, score >= threshold, threshold, "length")
+
+
+def test_a_thread_pool_shares_a_plan_that_does_not_pickle(data, tmp_path):
+    metrics = [Locked()]
+    with pytest.raises(TypeError):
+        pickle.dumps(metrics[0])
+    serial = evaluate_batch(str(data), metrics, {"output": str(tmp_path / "a.jsonl")})
+    with ThreadPoolExecutor(2) as pool:
+        threaded = evaluate_batch(
+            str(data), metrics, {"executor": pool, "output": str(tmp_path / "b.jsonl")}
+        )
+    assert threaded == serial
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()

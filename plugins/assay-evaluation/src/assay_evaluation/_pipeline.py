@@ -12,7 +12,7 @@ import os
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 
 from assay_evaluation._aggregate import BatchTally
@@ -27,6 +27,7 @@ from assay_evaluation._work import (
     PlanBytes,
     WorkPlan,
     install_plan,
+    run_chunk,
     run_installed,
     run_with_bytes,
 )
@@ -56,7 +57,11 @@ def on_processes(workers: int, work: WorkPlan) -> Iterator[Submit]:
 @contextmanager
 def on_executor(executor: Executor, work: WorkPlan) -> Iterator[Submit]:
     """The caller's executor: each chunk carries the pickled plan (a few hundred bytes), which
-    a worker unpickles once."""
+    a worker unpickles once. Threads share the plan itself, so a judge that does not pickle
+    (an HTTP client) still runs on a thread pool."""
+    if isinstance(executor, ThreadPoolExecutor):
+        yield lambda job: executor.submit(run_chunk, work, job)
+        return
     plan = PlanBytes.of(work)
     yield lambda job: executor.submit(run_with_bytes, plan, job)
 
