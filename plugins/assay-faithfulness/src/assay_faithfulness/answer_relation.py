@@ -228,13 +228,17 @@ class _Reader:
 
     __slots__ = (
         "asked",
+        "asks_nationality",
+        "by_person",
         "discount",
         "focus",
         "info",
         "kinds",
+        "place_asks",
         "sentence_hits",
         "slot_bound",
         "weight",
+        "work",
     )
 
     def __init__(self, asked: QuestionInfo, info: TextInfo) -> None:
@@ -271,6 +275,11 @@ class _Reader:
                     hits[sentence] = [(index, word_stem)]
         self.kinds = _places(asked.type_words, positions, sentence_of)
         self.focus = _places(asked.focus, positions, sentence_of)
+        # what the question asks for, as the name features read it
+        self.by_person = asked.expects == "person"
+        self.work = bool(asked.type_words & WORK_WORDS)
+        self.asks_nationality = asked.expects == "nationality"
+        self.place_asks = {kind for kind in _PLACE_ASKS if _PLACE_ASKS[kind] & asked.type_words}
 
     def _distances(
         self, first: int, end: int, own: frozenset[str], copula: int | None, role: str = ""
@@ -327,13 +336,9 @@ class _Reader:
         """The features of each name, in the order of :data:`NAME_WEIGHTS`, with ``slot`` at
         its bound (:attr:`slot_bound`): the one feature that costs a walk over the sentence."""
         info = self.info
-        asked = self.asked
-        by_person = asked.expects == "person"
-        work = bool(asked.type_words & WORK_WORDS)
-        asks_nationality = asked.expects == "nationality"
-        options = asked.options
-        kinds_of, focus_of = self.kinds, self.focus
-        place_asks = {kind for kind in _PLACE_ASKS if _PLACE_ASKS[kind] & asked.type_words}
+        by_person, work, asks_nationality = self.by_person, self.work, self.asks_nationality
+        options = self.asked.options
+        kinds_of, focus_of, place_asks = self.kinds, self.focus, self.place_asks
         vectors: list[tuple[float, ...]] = []
         bounds = self.slot_bound
         for site in sites:

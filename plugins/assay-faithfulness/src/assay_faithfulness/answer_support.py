@@ -249,14 +249,19 @@ class _Analysis:
         return sum(1 for i in words if content[i] and i not in covered)
 
     def _best_sentence(self, content: list[str]) -> tuple[SupportSpan | None, int]:
+        """The first context sentence holding the most of ``content`` (counted with
+        repetitions), and how many it holds; None and 0 when none holds any."""
         best: tuple[int, int, int] | None = None
         best_count = 0
         for context_index, context in enumerate(self.infos):
-            for sentence_index, stems in enumerate(context.sentence_stems):
-                count = sum(map(stems.__contains__, content))
-                if count > best_count:
-                    best_count = count
-                    best = (context_index, *context.sentences[sentence_index])
+            counts = _count_by_sentence(content, context.holding)
+            if not counts:
+                continue
+            count = max(counts.values())
+            if count > best_count:
+                best_count = count
+                sentence_index = min(k for k, n in counts.items() if n == count)
+                best = (context_index, *context.sentences[sentence_index])
         if best is None:
             return None, 0
         context_index, start, stop = best
@@ -432,6 +437,16 @@ def _held_by_any(
         return infos[0].positions.keys(), infos[0].pairs
     stems = frozenset().union(*(info.positions for info in infos))
     return stems, frozenset().union(*(info.pairs for info in infos))
+
+
+def _count_by_sentence(words: list[str], holding: dict[str, tuple[int, ...]]) -> dict[int, int]:
+    """Sentence -> how many of ``words`` (repetitions counted) it holds, for the sentences that
+    hold any; ``holding``: word -> the sentences holding it, each once."""
+    counts: dict[int, int] = {}
+    for word in words:
+        for sentence in holding.get(word, ()):
+            counts[sentence] = counts.get(sentence, 0) + 1
+    return counts
 
 
 def _ends_on_options(question: str) -> bool:
