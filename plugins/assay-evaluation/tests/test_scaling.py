@@ -9,6 +9,7 @@ import io
 import json
 import pickle
 import threading
+from array import array
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from assay_evaluation import (
     batch_to_wire,
     evaluate_batch,
     render_html,
+    summarize,
 )
 from assay_evaluation._summary import summary_text
 
@@ -317,3 +319,13 @@ def test_a_thread_pool_shares_a_plan_that_does_not_pickle(data, tmp_path):
         )
     assert threaded == serial
     assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+
+
+@pytest.mark.parametrize("count", [200_001, 131_072])
+def test_long_tallies_give_the_statistics_of_a_full_sort(count):
+    values = [(i * 7919 % 1000) / 1000 for i in range(count)]
+    values[5], values[70_000] = -0.0, -0.0  # equal to 0.0: which one a sort puts first shows
+    values[9], values[100_000] = 1, 1.0
+    expected = summarize("m", values, 0, 0, count)
+    got = summarize("m", array("d", values), 0, 0, count)
+    assert repr(got) == repr(expected)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 from array import array
 from collections.abc import Mapping, Sequence
@@ -48,17 +49,47 @@ def summarize(
     for score in scores:
         total_score += score
     mean = total_score / count
-    ordered = sorted(scores)
-    middle = count // 2
-    median = ordered[middle] if count % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+    lowest, low, high, highest = _order_statistics(scores)
+    median = high if count % 2 else (low + high) / 2
     squares = 0.0
     for score in scores:
         deviation = score - mean
         squares += deviation * deviation
     std_dev = math.sqrt(squares / count)
     return MetricAggregate(
-        metric_id, mean, median, ordered[0], ordered[-1], std_dev, pass_rate, null_rate, count
+        metric_id, mean, median, lowest, highest, std_dev, pass_rate, null_rate, count
     )
+
+
+_SORT_BLOCK = 1 << 16
+"""Scores sorted at once; longer arrays are sorted in blocks of this many and merged."""
+
+
+def _order_statistics(scores: Sequence[float]) -> tuple[float, float, float, float]:
+    """The first, the two middle (``count // 2 - 1`` and ``count // 2``) and the last of
+    ``scores`` in ``sorted`` order (stable: of equal values, the earlier first). A long array
+    (a tally's) is sorted in blocks and merged, so the transient copy is 8 bytes a score plus
+    one block, not a list of a million float objects."""
+    count = len(scores)
+    middle = count // 2
+    if count <= _SORT_BLOCK or not isinstance(scores, array):
+        ordered = sorted(scores)
+        return (
+            ordered[0],
+            ordered[middle - 1] if middle else ordered[0],
+            ordered[middle],
+            ordered[-1],
+        )
+    blocks = [
+        array("d", sorted(scores[start : start + _SORT_BLOCK]))
+        for start in range(0, count, _SORT_BLOCK)
+    ]
+    merged = heapq.merge(*blocks)  # stable across blocks, which are in input order
+    before = next(itertools.islice(merged, middle - 1, None))
+    at = next(merged)
+    lowest = min(block[0] for block in blocks)  # the first of equal minima: blocks in order
+    highest = max(reversed([block[-1] for block in blocks]))  # the last of equal maxima
+    return lowest, before, at, highest
 
 
 def aggregate_metric(metric_id: str, results: Sequence[EvalResult]) -> MetricAggregate:
