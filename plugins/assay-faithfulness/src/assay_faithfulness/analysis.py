@@ -99,7 +99,9 @@ class _lazy(Generic[T]):
 
 
 class SampleAnalysis:
-    """Lazily computed text features of one validated sample.
+    """Text features of one validated sample: the features of its question, contexts, answer
+    sentences and ground-truth sentences, taken when the analysis is made (every metric reads
+    them), and what is derived from them, computed on first use.
 
     Per-text work (tokens, counts, n-gram sets) comes from
     :func:`~assay_faithfulness.features.text_features`, so a passage that recurs across samples
@@ -110,39 +112,30 @@ class SampleAnalysis:
         has_ground_truth: ``False`` when the ground truth is missing or the empty string
             (rag-eval-node-ts treats both as "not provided"; a whitespace-only one counts as
             provided).
+        question: features of the question.
+        contexts: features of each context.
+        answer_sentences: the answer's sentences; ``answer_parts``: their features.
+        ground_truth_sentences: the ground truth's sentences (none without one);
+            ``ground_truth_parts``: their features.
     """
 
     def __init__(self, sample: assay.EvalSample) -> None:
         self.sample = sample
         self.has_ground_truth = bool(sample.ground_truth)
+        self.question = text_features(sample.question)
+        self.contexts = [text_features(context) for context in sample.contexts]
+        self.answer_sentences = split_sentences(sample.answer)
+        self.answer_parts = [sentence_features(s) for s in self.answer_sentences]
+        self.ground_truth_sentences = split_sentences(sample.ground_truth or "")
+        self.ground_truth_parts = [sentence_features(s) for s in self.ground_truth_sentences]
+        self._texts: dict[str, list[TextFeatures]] = {
+            "question": [self.question],
+            "contexts": self.contexts,
+            "answer_sentences": self.answer_parts,
+            "ground_truth_sentences": self.ground_truth_parts,
+        }
         self._sets: dict[tuple[str, int], list[frozenset[Any]]] = {}
         self._overlaps: dict[tuple[str, int], list[list[float]]] = {}
-
-    @_lazy
-    def question(self) -> TextFeatures:
-        return text_features(self.sample.question)
-
-    @_lazy
-    def contexts(self) -> list[TextFeatures]:
-        return [text_features(context) for context in self.sample.contexts]
-
-    @_lazy
-    def answer_sentences(self) -> list[str]:
-        return split_sentences(self.sample.answer)
-
-    @_lazy
-    def answer_parts(self) -> list[TextFeatures]:
-        """Features of each answer sentence."""
-        return [sentence_features(sentence) for sentence in self.answer_sentences]
-
-    @_lazy
-    def ground_truth_sentences(self) -> list[str]:
-        return split_sentences(self.sample.ground_truth or "")
-
-    @_lazy
-    def ground_truth_parts(self) -> list[TextFeatures]:
-        """Features of each ground-truth sentence."""
-        return [sentence_features(sentence) for sentence in self.ground_truth_sentences]
 
     # Sentences are cut at whitespace, which also separates tokens, and lowercasing never looks
     # across whitespace; so a text's tokens are its sentences' tokens, one after the other. A
@@ -191,14 +184,9 @@ class SampleAnalysis:
         return rows
 
     def _compute_sets(self, part: str, n: int) -> list[frozenset[Any]]:
-        if part == "question":
-            return [self.question.ngrams(n)]
-        if part == "contexts":
-            return [features.ngrams(n) for features in self.contexts]
-        if part == "answer_sentences":
-            return [features.ngrams(n) for features in self.answer_parts]
-        if part == "ground_truth_sentences":
-            return [features.ngrams(n) for features in self.ground_truth_parts]
+        texts = self._texts.get(part)
+        if texts is not None:
+            return [features.ngrams(n) for features in texts]
         if part == "answer":
             return [_whole_text_set(self.answer_parts, self.answer_tokens, n)]
         if part == "ground_truth":
