@@ -202,13 +202,19 @@ def test_the_progress_line_shows_count_rate_and_eta():
     ]
 
 
+TOY_METRICS = ("--metrics", "word_count,truthOverlap")
+"""Metrics registered by this plugin's test toys, so the CLI tests also run where the plugin is
+installed alone (its default list comes from assay-faithfulness)."""
+
+
 def eval_cli(*args, stdin=None):
     result = CliRunner().invoke(build_cli(), ["eval", *map(str, args)], input=stdin)
     return result.exit_code, result.stdout, result.stderr
 
 
+@pytest.mark.usefixtures("toy_default_registry")
 def test_cli_progress_goes_to_stderr_never_into_json(data):
-    code, out, err = eval_cli(data, "--workers", "2", "--json", "--progress")
+    code, out, err = eval_cli(data, *TOY_METRICS, "--workers", "2", "--json", "--progress")
     assert code in (0, 1)
     assert "evaluating 48/48 (100%)" in err and "samples/s" in err
     assert "parent CPU per sample" in err
@@ -256,12 +262,15 @@ def test_a_dask_cluster_writes_the_same_bytes_and_summary(data, tmp_path, cluste
     assert batch.stats is not None and batch.stats.workers == 1
 
 
-def test_assay_eval_scheduler_runs_on_the_cluster(data, tmp_path, cluster, in_process):
-    out = tmp_path / "out.jsonl"
-    code, text, _ = eval_cli(data, "--scheduler", cluster.scheduler_address, "--output", out)
-    _, serial, _ = eval_cli(data, "--output", tmp_path / "serial.jsonl")
+@pytest.mark.usefixtures("toy_default_registry")
+def test_assay_eval_scheduler_runs_on_the_cluster(data, tmp_path, cluster):
+    out, serial_out = tmp_path / "out.jsonl", tmp_path / "serial.jsonl"
+    code, text, _ = eval_cli(
+        data, *TOY_METRICS, "--scheduler", cluster.scheduler_address, "--output", out
+    )
+    _, serial, _ = eval_cli(data, *TOY_METRICS, "--output", serial_out)
     assert code in (0, 1) and text == serial
-    assert out.read_bytes() == in_process[1]
+    assert out.read_bytes() == serial_out.read_bytes()
 
 
 def test_an_unreachable_scheduler_is_a_usage_error(data):
@@ -281,12 +290,15 @@ def test_the_report_from_kept_worst_equals_the_one_from_every_result(data, where
     assert render_html(lean, title="t") == render_html(every, title="t")
 
 
+@pytest.mark.usefixtures("toy_default_registry")
 def test_assay_eval_html_keeps_only_the_worst_samples(data, tmp_path):
-    code, out, _ = eval_cli(data, "--workers", "2", "--html", tmp_path / "lean.html")
+    code, out, _ = eval_cli(data, *TOY_METRICS, "--workers", "2", "--html", tmp_path / "lean.html")
     assert code in (0, 1) and "samples" in out
     html = (tmp_path / "lean.html").read_text("utf-8")
     expected = render_html(
-        evaluate_batch(str(data)), title="assay eval answers.jsonl", verdict=None
+        evaluate_batch(str(data), ["word_count", "truthOverlap"]),
+        title="assay eval answers.jsonl",
+        verdict=None,
     )
     assert html.count("<section") == expected.count("<section") == 10
 
