@@ -99,9 +99,9 @@ class _lazy(Generic[T]):
 
 
 class SampleAnalysis:
-    """Text features of one validated sample: the features of its question, contexts, answer
-    sentences and ground-truth sentences, taken when the analysis is made (every metric reads
-    them), and what is derived from them, computed on first use.
+    """Text features of one validated sample, each computed on first use: the features of its
+    question, contexts, answer sentences and ground-truth sentences, and what is derived from
+    them.
 
     Per-text work (tokens, counts, n-gram sets) comes from
     :func:`~assay_faithfulness.features.text_features`, so a passage that recurs across samples
@@ -122,20 +122,36 @@ class SampleAnalysis:
     def __init__(self, sample: assay.EvalSample) -> None:
         self.sample = sample
         self.has_ground_truth = bool(sample.ground_truth)
-        self.question = text_features(sample.question)
-        self.contexts = [text_features(context) for context in sample.contexts]
-        self.answer_sentences = split_sentences(sample.answer)
-        self.answer_parts = [sentence_features(s) for s in self.answer_sentences]
-        self.ground_truth_sentences = split_sentences(sample.ground_truth or "")
-        self.ground_truth_parts = [sentence_features(s) for s in self.ground_truth_sentences]
-        self._texts: dict[str, list[TextFeatures]] = {
-            "question": [self.question],
-            "contexts": self.contexts,
-            "answer_sentences": self.answer_parts,
-            "ground_truth_sentences": self.ground_truth_parts,
-        }
         self._sets: dict[tuple[str, int], list[frozenset[Any]]] = {}
         self._overlaps: dict[tuple[str, int], list[list[float]]] = {}
+
+    # Computed on first use, not when the analysis is made: a metric that reads only some of
+    # them (claim_support reads none of the contexts' features) must not pay for the others.
+    @_lazy
+    def question(self) -> TextFeatures:
+        return text_features(self.sample.question)
+
+    @_lazy
+    def contexts(self) -> list[TextFeatures]:
+        return [text_features(context) for context in self.sample.contexts]
+
+    @_lazy
+    def answer_sentences(self) -> list[str]:
+        return split_sentences(self.sample.answer)
+
+    @_lazy
+    def answer_parts(self) -> list[TextFeatures]:
+        """Features of each answer sentence."""
+        return [sentence_features(sentence) for sentence in self.answer_sentences]
+
+    @_lazy
+    def ground_truth_sentences(self) -> list[str]:
+        return split_sentences(self.sample.ground_truth or "")
+
+    @_lazy
+    def ground_truth_parts(self) -> list[TextFeatures]:
+        """Features of each ground-truth sentence."""
+        return [sentence_features(sentence) for sentence in self.ground_truth_sentences]
 
     # Sentences are cut at whitespace, which also separates tokens, and lowercasing never looks
     # across whitespace; so a text's tokens are its sentences' tokens, one after the other. A
@@ -184,14 +200,26 @@ class SampleAnalysis:
         return rows
 
     def _compute_sets(self, part: str, n: int) -> list[frozenset[Any]]:
-        texts = self._texts.get(part)
-        if texts is not None:
+        if part == "question":
+            return [self.question.ngrams(n)]
+        attribute = _PER_TEXT_PARTS.get(part)
+        if attribute is not None:
+            texts: list[TextFeatures] = getattr(self, attribute)
             return [features.ngrams(n) for features in texts]
         if part == "answer":
             return [_whole_text_set(self.answer_parts, self.answer_tokens, n)]
         if part == "ground_truth":
             return [_whole_text_set(self.ground_truth_parts, self.ground_truth_tokens, n)]
         raise KeyError(part)
+
+
+_PER_TEXT_PARTS = {
+    "contexts": "contexts",
+    "answer_sentences": "answer_parts",
+    "ground_truth_sentences": "ground_truth_parts",
+}
+"""The parts of :meth:`SampleAnalysis.ngram_sets` with one set per text -> the attribute of
+:class:`SampleAnalysis` holding their features."""
 
 
 def _joined_tokens(parts: list[TextFeatures]) -> list[str]:
