@@ -19,7 +19,16 @@ from assay_evaluation._codes import EvaluationErrorCode as Code
 from assay_evaluation._columns import ColumnMapper
 from assay_evaluation._samples import coerce_sample
 
-__all__ = ["FORMATS", "SampleSource", "bytes_rows", "parse_json", "read_samples", "sample_rows"]
+__all__ = [
+    "FORMATS",
+    "SampleSource",
+    "bytes_rows",
+    "check_format",
+    "parse_json",
+    "read_samples",
+    "resolve_format",
+    "sample_rows",
+]
 
 FORMATS = ("jsonl", "json", "csv", "parquet")
 """File formats ``assay eval`` and :func:`read_samples` read."""
@@ -60,13 +69,38 @@ def _text(data: bytes, path: str) -> str:
         ) from exc
 
 
+def _first_byte(data: bytes) -> bytes:
+    """The first byte of ``data`` after a BOM and blank space (empty when there is none)."""
+    return data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+
+
 def _sniff(data: bytes) -> str:
     """The format of ``data`` from its first bytes: Parquet's magic, a JSON array, a JSON
     object per line, else CSV."""
     if data.startswith(b"PAR1"):
         return "parquet"
-    start = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
-    return {b"[": "json", b"{": "jsonl"}.get(start, "csv")
+    return {b"[": "json", b"{": "jsonl"}.get(_first_byte(data), "csv")
+
+
+def check_format(format: str | None) -> None:
+    """:raises AssayError: ``INVALID_OPTION`` when ``format`` is neither ``None`` nor one of
+    :data:`FORMATS`."""
+    if format is not None and format not in FORMATS:
+        raise AssayError(
+            Code.INVALID_OPTION, f"format must be one of {', '.join(FORMATS)}", "format"
+        )
+
+
+def resolve_format(head: bytes, path: str, format: str | None = None) -> str:
+    """The format a file is read as, from its first bytes ``head``: ``format`` when given; else
+    its extension's (a ``.jsonl`` / ``.ndjson`` file that opens a JSON array is read as one);
+    else sniffed from ``head``."""
+    if format is not None:
+        return format
+    kind = _EXTENSIONS.get(Path(path).suffix.lower()) or _sniff(head)
+    if kind == "jsonl" and _first_byte(head) == b"[":
+        return "json"
+    return kind
 
 
 def parse_json(text: str | bytes, where: str) -> Any:
@@ -148,22 +182,19 @@ def file_rows(path: str, format: str | None = None) -> tuple[Rows, bool]:
         file; ``INVALID_OPTION`` for an unknown format; ``MISSING_DEPENDENCY`` for Parquet
         without pyarrow.
     """
-    if format is not None and format not in FORMATS:
-        raise AssayError(
-            Code.INVALID_OPTION, f"format must be one of {', '.join(FORMATS)}", "format"
-        )
+    check_format(format)
     return bytes_rows(_bytes(path), path, format)
 
 
 def bytes_rows(data: bytes, path: str, format: str | None = None) -> tuple[Rows, bool]:
     """:func:`file_rows` of a file already read into ``data`` (``path`` names it in errors)."""
-    kind = format or _EXTENSIONS.get(Path(path).suffix.lower()) or _sniff(data)
+    kind = resolve_format(data, path, format)
     if kind == "parquet":
         return _parquet_rows(data, path), True
     text = _text(data, path)
     if kind == "csv":
         return _csv_rows(text), True
-    if kind == "json" or (kind == "jsonl" and format is None and text.lstrip().startswith("[")):
+    if kind == "json":
         return _json_rows(text, path), False
     return _jsonl_rows(text), False
 

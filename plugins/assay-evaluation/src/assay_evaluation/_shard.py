@@ -13,18 +13,22 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 from typing import IO, Any
 
 from assay import AssayError, ErrorCode
-from assay_evaluation._codes import EvaluationErrorCode as Code
-from assay_evaluation._readers import FORMATS, Rows, SampleSource, bytes_rows, sample_rows
+from assay_evaluation._readers import (
+    Rows,
+    SampleSource,
+    bytes_rows,
+    check_format,
+    resolve_format,
+    sample_rows,
+)
 from assay_evaluation._work import ChunkJob
 
 __all__ = ["chunk_jobs"]
 
 _BOM = b"\xef\xbb\xbf"
-_LINE_FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl"}
 _SNIFF_BYTES = 1 << 16
 
 
@@ -37,17 +41,12 @@ def _open(path: str) -> IO[bytes]:
 
 def _is_json_lines(path: str, format: str | None) -> bool:
     """Whether ``path`` is read as JSON Lines, as :func:`~assay_evaluation.read_samples`
-    decides: ``format``; else a ``.jsonl`` / ``.ndjson`` extension unless the text is a JSON
-    array; else, with no known extension, first bytes that open a JSON object."""
+    decides (:func:`~assay_evaluation._readers.resolve_format` on its first bytes)."""
     if format is not None:
         return format == "jsonl"
-    suffix = Path(path).suffix.lower()
-    if suffix in (".csv", ".parquet", ".pq"):
-        return False
     with _open(path) as handle:
         head = handle.read(_SNIFF_BYTES)
-    start = head.lstrip(_BOM + b" \t\r\n")[:1]
-    return start != b"[" if suffix in _LINE_FORMATS else start == b"{"
+    return resolve_format(head, path) == "jsonl"
 
 
 def _numbered(lines: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
@@ -99,16 +98,12 @@ def chunk_jobs(
     :raises AssayError: ``IO_ERROR`` for a file that cannot be read; ``INVALID_OPTION`` for an
         unknown format; what :func:`~assay_evaluation.sample_rows` raises for other sources.
     """
-    if format is not None and format not in FORMATS:
-        raise AssayError(
-            Code.INVALID_OPTION, f"format must be one of {', '.join(FORMATS)}", "format"
-        )
+    check_format(format)
     if isinstance(source, str | os.PathLike):
         path = os.fspath(source)
         if path == "-":
             data = sys.stdin.buffer.read()
-            start = data.lstrip(_BOM + b" \t\r\n")[:1]
-            if format == "jsonl" or (format is None and start == b"{"):
+            if resolve_format(data, path, format) == "jsonl":
                 numbered = list(_numbered(data.split(b"\n")))
                 return _line_jobs(iter(numbered), size), len(numbered)
             return _row_chunks(bytes_rows(data, path, format), size)
