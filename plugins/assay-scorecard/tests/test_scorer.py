@@ -73,6 +73,18 @@ def test_policy_thresholds_are_configurable() -> None:
     assert card.action_reason == "Score 80 meets reviewAt threshold (50)."
 
 
+@pytest.mark.filterwarnings("ignore::assay_scorecard.field_checks.FieldWarning")
+def test_numeric_string_threshold_compares_as_its_number_in_warn_mode() -> None:
+    # JavaScript compares 80 >= "75" as numbers and writes the string into the reason as given;
+    # strict mode refuses the string (see test_field_checks)
+    config = {"actionPolicy": {"answerAt": "75", "reviewAt": " 50 "}}
+    card = scorer(Fixed("a", 8, 10), config=config).compute(INPUTS)
+    assert (card.recommended_action, card.action_rule) == ("answer", "answer-at")
+    assert card.action_reason == "Score 80 meets answerAt threshold (75)."
+    card = scorer(Fixed("a", 6, 10), config={"actionPolicy": {"reviewAt": " 50 "}}).compute(INPUTS)
+    assert card.action_reason == "Score 60 meets reviewAt threshold ( 50 )."
+
+
 def test_invalid_weight_is_a_config_error_with_path() -> None:
     with pytest.raises(assay.AssayError) as caught:
         scorer(Fixed("a", 1, 1), config={"weights": {"a": -1}})

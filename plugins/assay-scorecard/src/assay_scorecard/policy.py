@@ -39,6 +39,10 @@ def _tuple(value: Sequence[str]) -> tuple[str, ...]:
 
 
 def _threshold_text(value: Any) -> str | None:
+    """How the reference writes a configured threshold into a reason: a number as JavaScript
+    prints it, a string (a numeric one such as ``"80"`` compares as its number) as it is."""
+    if isinstance(value, str):
+        return value
     try:
         return js_number(value)
     except (TypeError, ValueError, OverflowError):
