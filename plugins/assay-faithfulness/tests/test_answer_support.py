@@ -7,8 +7,9 @@ import pytest
 
 import assay
 import assay_faithfulness as af
-from assay_faithfulness import answer_conflicts, answer_polarity, answer_question, answer_relation
+from assay_faithfulness import answer_relation
 from assay_faithfulness import answer_text as text
+from assay_faithfulness.answer_support import clear_answer_caches
 
 OBEROI_Q = "The Oberoi family is part of a hotel company that has a head office in what city?"
 OBEROI = (
@@ -318,17 +319,9 @@ def test_the_reason_agrees_with_the_score() -> None:
 def test_it_is_deterministic_with_cold_or_warm_caches() -> None:
     first = af.analyze_answer(THICKE_Q, "Growing Pains", [THICKE])
     assert af.analyze_answer(THICKE_Q, "Growing Pains", [THICKE]) == first
-    for cached in (
-        text.text_info,
-        answer_question.question_info,
-        answer_relation._readers,
-        answer_relation._name_sites,
-        answer_relation._name_table,
-        answer_relation._number_table,
-        answer_polarity.yes_probability,
-        answer_conflicts.find_conflicts,
-    ):
-        cached.cache_clear()
+    clear_answer_caches()
+    assert text.text_info.cache_info().currsize == 0
+    assert answer_relation._name_table.cache_info().currsize == 0
     assert af.analyze_answer(THICKE_Q, "Growing Pains", [THICKE]) == first
 
 

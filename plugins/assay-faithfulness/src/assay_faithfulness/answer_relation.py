@@ -57,6 +57,7 @@ __all__ = [
     "NAME_WEIGHTS",
     "NUMBER_WEIGHTS",
     "Found",
+    "clear_relation_caches",
     "is_year",
     "name_margin",
     "number_kind",
@@ -173,18 +174,19 @@ def _site(info: TextInfo, first: int, end: int) -> _Site:
     """The :class:`_Site` of words ``first`` to ``end - 1`` of ``info``."""
     sentence = info.sentence_of[first]
     nationality = _is_nationality(info, first, end)
+    content = info.content_stems(first, end)
     return _Site(
         first,
         end,
         sentence,
         frozenset(info.stems[first:end]),
-        info.content_stems(first, end),
+        content,
         info.layout.in_parentheses[first],
         None if nationality else _heading_by(info, first),
         _quoted(info, first, end),
         nationality,
         _subject_copula(info, first, end),
-        _place_kind(info.content_stems(first, end)),
+        _place_kind(content),
     )
 
 
@@ -204,10 +206,14 @@ def _heading_by(info: TextInfo, first: int) -> int | None:
     """The index of the "by" whose phrase the name at ``first`` heads: "by" then at most
     :data:`BY_MODIFIERS` lowercase words or nationality adjectives, in one clause ("written
     by English author Mary Shelley"); None when there is none."""
-    clause = info.layout.clause_of[first]
-    for index in range(first - 1, max(-1, first - BY_MODIFIERS - 2), -1):
+    stop = max(-1, first - BY_MODIFIERS - 2)
+    if "by" not in info.raw[stop + 1 : first]:
+        return None
+    clause_of = info.layout.clause_of
+    clause = clause_of[first]
+    for index in range(first - 1, stop, -1):
         word = info.raw[index]
-        if info.layout.clause_of[index] != clause or word.lower() in _NOT_MODIFIERS:
+        if clause_of[index] != clause or word.lower() in _NOT_MODIFIERS:
             return None
         if word == "by":
             return index
@@ -216,11 +222,45 @@ def _heading_by(info: TextInfo, first: int) -> int | None:
     return None
 
 
+class _Name(NamedTuple):
+    """A name of a context with content words: words ``first`` to ``end - 1`` of sentence
+    ``sentence``, and the stems of its content words."""
+
+    first: int
+    end: int
+    sentence: int
+    content: frozenset[str]
+
+
+class _ContextNames:
+    """The names of one context with content words, and the :class:`_Site` of each on first
+    need (a question fits only the few names that could beat the best fit found)."""
+
+    __slots__ = ("info", "names", "sites")
+
+    def __init__(self, context: str) -> None:
+        self.info = info = text_info(context)
+        sentence_of = info.sentence_of
+        names = [
+            _Name(name.first, name.end, sentence_of[name.first], content)
+            for name in info.names
+            if (content := info.content_stems(name.first, name.end))
+        ]
+        self.names = names
+        self.sites: dict[int, _Site] = {}
+
+    def site(self, name: _Name) -> _Site:
+        """The :class:`_Site` of ``name`` (memoized)."""
+        site = self.sites.get(name.first)
+        if site is None:
+            site = self.sites[name.first] = _site(self.info, name.first, name.end)
+        return site
+
+
 @lru_cache(maxsize=4096)
-def _name_sites(context: str) -> tuple[_Site, ...]:
-    """The :class:`_Site` of every name of a context, in order (memoized by text)."""
-    info = text_info(context)
-    return tuple(_site(info, name.first, name.end) for name in info.names)
+def _name_sites(context: str) -> _ContextNames:
+    """The :class:`_ContextNames` of a context (memoized by text)."""
+    return _ContextNames(context)
 
 
 class _Reader:
@@ -331,6 +371,35 @@ class _Reader:
             return 0.0
         distances = self._distances(site.first, site.end, site.own, site.copula)
         return self._slot(distances, SLOT_REACH)
+
+    def name_bounds(self, names: Sequence[_Name]) -> list[float]:
+        """An upper bound of the fit of each name from its sentence alone: ``slot`` at its
+        bound, and every other feature the question could make count for a name of that
+        sentence at its most."""
+        weights = NAME_WEIGHTS
+        anywhere = sum(
+            abs(weights[feature])
+            for feature, possible in (
+                ("by-person", self.by_person),
+                ("quoted-work", self.work),
+                ("nationality", self.asks_nationality),
+                ("option", bool(self.asked.options)),
+                ("place", bool(self.place_asks)),
+            )
+            if possible
+        )
+        typed = abs(weights["type"]) + abs(weights["type-subject"])
+        focused = abs(weights["focus"])
+        slot = weights["slot"]
+        bounds, kinds, focus = self.slot_bound, self.kinds, self.focus
+        return [
+            slot * bounds.get(sentence, 0.0)
+            + anywhere
+            + (typed if sentence in kinds else 0.0)
+            + (focused if sentence in focus else 0.0)
+            + _BOUND_SLACK
+            for sentence in (name.sentence for name in names)
+        ]
 
     def name_vectors(self, sites: Sequence[_Site]) -> list[tuple[float, ...]]:
         """The features of each name, in the order of :data:`NAME_WEIGHTS`, with ``slot`` at
@@ -472,16 +541,16 @@ def _is_nationality(info: TextInfo, first: int, end: int) -> bool:
     return _NATIONALITY.search(info.raw[first]) is not None
 
 
-class _Entry(NamedTuple):
-    """A name or number of the contexts, its fit to the question, and what it is."""
+class _Number(NamedTuple):
+    """A number of the contexts that the question does not give: where it stands, its value,
+    its kind (:func:`number_kind`) and its life-span role."""
 
     context: int
     first: int
     end: int
-    fit: float
-    content: frozenset[str]
     value: str
     kind: str
+    role: str
 
 
 @lru_cache(maxsize=256)
@@ -502,37 +571,50 @@ another order, and may differ in their last bits."""
 
 class _NameTable:
     """The names of the contexts that do not merely repeat the question, each fitted on first
-    need. A name's fit is at most its *bound*, its fit with ``slot`` at its sentence's bound
-    (:attr:`_Reader.slot_bound`), so the best fit among some names is found without fitting
-    the names whose bound is below the best fit found: the result is the one of fitting
-    every name, at a fraction of the cost."""
+    need. Every name has a *bound* of its fit from its sentence alone
+    (:meth:`_Reader.name_bounds`), and a fitted name a second, tighter one: its fit with
+    ``slot`` at its sentence's bound (:attr:`_Reader.slot_bound`). So the best fit among some
+    names is found without fitting the names whose bound is below the best fit found: the
+    result is the one of fitting every name, at a fraction of the cost."""
 
-    __slots__ = ("bounds", "entries", "fits", "order", "places", "readers", "vectors")
+    __slots__ = ("bounds", "entries", "fits", "names", "order", "places", "readers", "vectors")
 
     def __init__(self, question: str, contexts: tuple[str, ...]) -> None:
         self.readers = readers = _readers(question, contexts)
-        self.entries: list[tuple[int, _Site]] = []
-        self.vectors: list[tuple[float, ...]] = []
+        self.names = [_name_sites(context) for context in contexts]
+        self.entries: list[tuple[int, _Name]] = []
+        self.bounds: list[float] = []
         for index, reader in enumerate(readers):
             asked = reader.asked.content
-            sites = [
-                s for s in _name_sites(contexts[index]) if s.content and not s.content <= asked
-            ]
-            self.entries += [(index, site) for site in sites]
-            self.vectors += reader.name_vectors(sites)
-        weights = _NAME_WEIGHT_LIST
-        self.bounds = [sum(map(mul, weights, v)) + _BOUND_SLACK for v in self.vectors]
-        self.order = sorted(range(len(self.entries)), key=lambda i: -self.bounds[i])
-        self.places = {(c, site.first, site.end): i for i, (c, site) in enumerate(self.entries)}
+            names = [n for n in self.names[index].names if not n.content <= asked]
+            self.entries += [(index, name) for name in names]
+            self.bounds += reader.name_bounds(names)
+        bounds = self.bounds
+        self.order = sorted(range(len(bounds)), key=lambda i: -bounds[i])
+        self.places = {(c, name.first, name.end): i for i, (c, name) in enumerate(self.entries)}
+        self.vectors: dict[int, tuple[float, ...]] = {}
         self.fits: dict[int, float] = {}
+
+    def _site(self, index: int) -> _Site:
+        context, name = self.entries[index]
+        return self.names[context].site(name)
+
+    def vector(self, index: int) -> tuple[float, ...]:
+        """The features of name ``index`` with ``slot`` at its bound (memoized)."""
+        vector = self.vectors.get(index)
+        if vector is None:
+            context = self.entries[index][0]
+            site = self._site(index)
+            vector = self.vectors[index] = self.readers[context].name_vectors([site])[0]
+        return vector
 
     def fit(self, index: int) -> float:
         """The fit of name ``index`` (memoized)."""
         fit = self.fits.get(index)
         if fit is None:
-            context, site = self.entries[index]
-            slot = self.readers[context].name_slot(site)
-            fit = self.fits[index] = _name_fit(slot, self.vectors[index])
+            context = self.entries[index][0]
+            slot = self.readers[context].name_slot(self._site(index))
+            fit = self.fits[index] = _name_fit(slot, self.vector(index))
         return fit
 
     def place_fit(self, place: Found) -> float:
@@ -548,19 +630,24 @@ class _NameTable:
         best = -1
         best_fit = 0.0
         bounds = self.bounds
+        weights = _NAME_WEIGHT_LIST
         for index in self.order:
             if best >= 0 and bounds[index] < best_fit:
                 break
-            context, site = self.entries[index]
-            if site.content & answer or _overlaps(context, site.first, site.end, found):
+            context, name = self.entries[index]
+            if name.content & answer or _overlaps(context, name.first, name.end, found):
                 continue
+            if best >= 0 and index not in self.fits:
+                tighter = sum(map(mul, weights, self.vector(index))) + _BOUND_SLACK
+                if tighter < best_fit:
+                    continue
             fit = self.fit(index)
             if best < 0 or fit > best_fit or (fit == best_fit and index < best):
                 best, best_fit = index, fit
         if best < 0:
             return None
-        context, site = self.entries[best]
-        return best_fit, Found(context, site.first, site.end)
+        context, name = self.entries[best]
+        return best_fit, Found(context, name.first, name.end)
 
 
 @lru_cache(maxsize=256)
@@ -569,19 +656,43 @@ def _name_table(question: str, contexts: tuple[str, ...]) -> _NameTable:
     return _NameTable(question, contexts)
 
 
+class _NumberTable:
+    """The numbers of the contexts that the question does not give, each fitted on first
+    need (a number competes only with numbers of its kind)."""
+
+    __slots__ = ("fits", "numbers", "readers")
+
+    def __init__(self, question: str, contexts: tuple[str, ...]) -> None:
+        self.readers = readers = _readers(question, contexts)
+        self.numbers = [
+            _Number(
+                index,
+                number.first,
+                number.end,
+                number.value,
+                number_kind(reader.info, number.first, number.end, number.value),
+                number.role,
+            )
+            for index, reader in enumerate(readers)
+            for number in reader.info.numbers
+            if number.value not in reader.asked.numbers
+        ]
+        self.fits: dict[int, float] = {}
+
+    def fit(self, index: int) -> float:
+        """The fit of number ``index`` (memoized)."""
+        fit = self.fits.get(index)
+        if fit is None:
+            number = self.numbers[index]
+            reader = self.readers[number.context]
+            fit = self.fits[index] = reader.number_fit(number.first, number.end, number.role)
+        return fit
+
+
 @lru_cache(maxsize=256)
-def _number_table(question: str, contexts: tuple[str, ...]) -> tuple[_Entry, ...]:
-    """Every number of the contexts that the question does not give, with its fit."""
-    entries = []
-    for index, reader in enumerate(_readers(question, contexts)):
-        for number in reader.info.numbers:
-            if number.value not in reader.asked.numbers:
-                fit = reader.number_fit(number.first, number.end, number.role)
-                kind = number_kind(reader.info, number.first, number.end, number.value)
-                entries.append(
-                    _Entry(index, number.first, number.end, fit, frozenset(), number.value, kind)
-                )
-    return tuple(entries)
+def _number_table(question: str, contexts: tuple[str, ...]) -> _NumberTable:
+    """The :class:`_NumberTable` of the question and contexts."""
+    return _NumberTable(question, contexts)
 
 
 def _overlaps(context: int, first: int, end: int, found: Sequence[Found]) -> bool:
@@ -590,7 +701,7 @@ def _overlaps(context: int, first: int, end: int, found: Sequence[Found]) -> boo
     return any(f.context == context and f.first < end and first < f.end for f in found)
 
 
-def _text(contexts: tuple[str, ...], place: _Entry | Found) -> str:
+def _text(contexts: tuple[str, ...], place: _Number | Found) -> str:
     return text_info(contexts[place.context]).span_text(place.first, place.end)
 
 
@@ -636,15 +747,29 @@ def number_margin(
     of the other numbers of its ``kind`` (:func:`number_kind`: years with years, days with
     days), with that number; None when none competes. ``exclude``: the answer's other numbers."""
     table = _number_table(question, contexts)
-    own = max(
-        (e.fit for e in table if e.value == value and _overlaps(e.context, e.first, e.end, found)),
-        default=None,
-    )
-    rival = max(
-        (e for e in table if e.value != value and e.value not in exclude and e.kind == kind),
-        key=lambda e: e.fit,
-        default=None,
-    )
-    if own is None or rival is None:
+    numbers = table.numbers
+    rivals = [
+        i
+        for i, n in enumerate(numbers)
+        if n.value != value and n.value not in exclude and n.kind == kind
+    ]
+    if not rivals:
         return None
-    return own - rival.fit, _text(contexts, rival)
+    own = max(
+        (
+            table.fit(i)
+            for i, n in enumerate(numbers)
+            if n.value == value and _overlaps(n.context, n.first, n.end, found)
+        ),
+        default=None,
+    )
+    if own is None:
+        return None
+    rival = max(rivals, key=table.fit)
+    return own - table.fit(rival), _text(contexts, numbers[rival])
+
+
+def clear_relation_caches() -> None:
+    """Forget the memoized names, readers and tables of every question and context."""
+    for cache in (_name_sites, _readers, _name_table, _number_table):
+        cache.cache_clear()

@@ -73,7 +73,13 @@ from assay_faithfulness.analysis import SampleAnalysis, check_contexts
 from assay_faithfulness.answer_conflicts import find_conflicts
 from assay_faithfulness.answer_polarity import is_negated, yes_probability
 from assay_faithfulness.answer_question import AUXILIARIES, OPTION_WORDS, question_info
-from assay_faithfulness.answer_relation import Found, name_margin, number_kind, number_margin
+from assay_faithfulness.answer_relation import (
+    Found,
+    clear_relation_caches,
+    name_margin,
+    number_kind,
+    number_margin,
+)
 from assay_faithfulness.answer_text import MONTHS, TextInfo, split_words, text_info
 from assay_faithfulness.base import HeuristicMetric, Measured, Signal
 from assay_faithfulness.citations import blank_citations
@@ -87,7 +93,7 @@ from assay_faithfulness.evidence import (
 from assay_faithfulness.jsnumbers import to_fixed3
 from assay_faithfulness.options import HeuristicOptions
 
-__all__ = ["AnswerSupport", "analyze_answer"]
+__all__ = ["AnswerSupport", "analyze_answer", "clear_answer_caches"]
 
 TOKEN_WEIGHT = 0.8
 ORDER_WEIGHT = 0.2
@@ -137,6 +143,15 @@ def analyze_answer(question: str | None, answer: str, contexts: Sequence[str]) -
     if not info.raw:
         return AnswerEvidence(None, "The answer has no words, so it makes no claim to check.", ())
     return _Analysis(question or "", answer, info, contexts).evidence()
+
+
+def clear_answer_caches() -> None:
+    """Forget everything :func:`analyze_answer` memoizes (the analysis of each context and
+    question, and what is derived from them), so that the next answer is checked as the first
+    answer to a new question with new passages: benchmarks use it to time that cold path."""
+    for cache in (text_info, question_info, _held_by_any, yes_probability, find_conflicts):
+        cache.cache_clear()
+    clear_relation_caches()
 
 
 def _check(question: Any, answer: Any, contexts: Any) -> None:
@@ -439,7 +454,7 @@ def _held_by_any(
     return stems, frozenset().union(*(info.pairs for info in infos))
 
 
-def _count_by_sentence(words: list[str], holding: dict[str, tuple[int, ...]]) -> dict[int, int]:
+def _count_by_sentence(words: list[str], holding: dict[str, list[int]]) -> dict[int, int]:
     """Sentence -> how many of ``words`` (repetitions counted) it holds, for the sentences that
     hold any; ``holding``: word -> the sentences holding it, each once."""
     counts: dict[int, int] = {}

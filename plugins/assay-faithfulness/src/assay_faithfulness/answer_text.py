@@ -426,7 +426,7 @@ class TextInfo:
         self._sentence_stems: list[frozenset[str]] | None = None
         self._pairs: frozenset[tuple[str, str]] | None = None
         self._positions: dict[str, list[int]] | None = None
-        self._holding: dict[str, tuple[int, ...]] | None = None
+        self._holding: dict[str, list[int]] | None = None
         self._names: list[Name] | None = None
         self._numbers: list[Number] | None = None
         self._content: list[bool] | None = None
@@ -436,25 +436,34 @@ class TextInfo:
     def positions(self) -> dict[str, list[int]]:
         """Stem -> the indices of the words with that stem, ascending."""
         if self._positions is None:
-            positions: dict[str, list[int]] = {}
-            for index, word_stem in enumerate(self.stems):
-                if word_stem in positions:
-                    positions[word_stem].append(index)
-                else:
-                    positions[word_stem] = [index]
-            self._positions = positions
-        return self._positions
+            self._index_stems()
+        return self._positions  # type: ignore[return-value]
 
     @property
-    def holding(self) -> dict[str, tuple[int, ...]]:
-        """Stem -> the indices of the sentences that hold a word with that stem, ascending."""
+    def holding(self) -> dict[str, list[int]]:
+        """Stem -> the indices of the sentences that hold a word with that stem, ascending
+        (treat as read-only)."""
         if self._holding is None:
-            sentence_of = self.sentence_of
-            self._holding = {
-                word_stem: tuple(dict.fromkeys(map(sentence_of.__getitem__, places)))
-                for word_stem, places in self.positions.items()
-            }
-        return self._holding
+            self._index_stems()
+        return self._holding  # type: ignore[return-value]
+
+    def _index_stems(self) -> None:
+        """:attr:`positions` and :attr:`holding`, in one pass over the words."""
+        positions: dict[str, list[int]] = {}
+        holding: dict[str, list[int]] = {}
+        sentence_of = self.sentence_of
+        for index, word_stem in enumerate(self.stems):
+            places = positions.get(word_stem)
+            if places is None:
+                positions[word_stem] = [index]
+                holding[word_stem] = [sentence_of[index]]
+                continue
+            places.append(index)
+            sentences = holding[word_stem]
+            if sentences[-1] != sentence_of[index]:  # words come in order: sentences too
+                sentences.append(sentence_of[index])
+        self._positions = positions
+        self._holding = holding
 
     @property
     def sentence_stems(self) -> list[frozenset[str]]:
