@@ -33,8 +33,10 @@ the answer has no token.
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
-from itertools import pairwise
+from itertools import pairwise, repeat
+from operator import add, contains
 
 from assay_faithfulness.analysis import SampleAnalysis
 from assay_faithfulness.base import HeuristicMetric, Measured, Signal
@@ -149,10 +151,12 @@ UNSUPPORTED_CLAIM = 0.5
 """A claim whose token support is below this gets a critical signal."""
 
 _PASSAGE_BOUNDARY = re.compile(f"(?<=[.!?])[{re.escape(JS_WHITESPACE)}]*(?=[A-Z])")
-_KEY_TERM = re.compile(r"(?<!^)\b[A-Z][^\W_]*|(?<![^\W_])[^\W_]*\d[^\W_]*")
-"""A capitalised word that does not open the claim, or a word with a digit. The second form is
-only tried where a word starts: it would match nowhere inside a word whose start it did not
-match, and trying there costs time quadratic in the word's length."""
+_KEY_TERM = re.compile(r"(?<![^\W_])(?:[A-Z][^\W_]*|[^\W_]*\d[^\W_]*)")
+"""A word (a run of letters and digits) that starts with a capital or holds a digit; a key term
+is such a word with a digit, or a capitalised one that does not open the claim and follows no
+``_``. (The second form is only tried where a word starts: it would match nowhere inside a word
+whose start it did not match, and trying there costs time quadratic in the word's length.)"""
+_DIGIT = re.compile(r"\d")
 
 
 def split_passage_sentences(text: str) -> list[str]:
@@ -161,27 +165,42 @@ def split_passage_sentences(text: str) -> list[str]:
 
 
 class _ContextIndex:
-    """What claim_support looks up in the contexts of one sample."""
+    """What claim_support looks up in one context, or in the contexts of one sample: the stem
+    set of each sentence, every stem, and every two adjacent stems."""
 
-    def __init__(self, contexts: tuple[str, ...]) -> None:
-        self.sentence_sets = [s for context in contexts for s in _passage_sentence_sets(context)]
-        self.tokens: set[str] = set()
-        self.pairs: set[tuple[str, str]] = set()
-        for context in contexts:
-            tokens = stems(text_features(context).tokens)
-            self.tokens.update(tokens)
-            self.pairs.update(pairwise(tokens))
+    __slots__ = ("pairs", "sentence_sets", "tokens")
+
+    def __init__(
+        self,
+        sentence_sets: list[frozenset[str]],
+        tokens: frozenset[str],
+        pairs: frozenset[tuple[str, str]],
+    ) -> None:
+        self.sentence_sets = sentence_sets
+        self.tokens = tokens
+        self.pairs = pairs
+
+
+@lru_cache(maxsize=4096)
+def _passage_index(context: str) -> _ContextIndex:
+    """The :class:`_ContextIndex` of one context (memoized by text: passages recur across
+    samples)."""
+    sentence_sets = [frozenset(stems(tokenize(s))) for s in split_passage_sentences(context)]
+    tokens = stems(text_features(context).tokens)
+    return _ContextIndex(sentence_sets, frozenset(tokens), frozenset(pairwise(tokens)))
 
 
 @lru_cache(maxsize=256)
 def _context_index(contexts: tuple[str, ...]) -> _ContextIndex:
     """The :class:`_ContextIndex` of the contexts (memoized: answers to one question share it)."""
-    return _ContextIndex(contexts)
-
-
-@lru_cache(maxsize=4096)
-def _passage_sentence_sets(context: str) -> tuple[frozenset[str], ...]:
-    return tuple(frozenset(stems(tokenize(s))) for s in split_passage_sentences(context))
+    if len(contexts) == 1:
+        return _passage_index(contexts[0])
+    indexes = [_passage_index(context) for context in contexts]
+    return _ContextIndex(
+        [s for index in indexes for s in index.sentence_sets],
+        frozenset().union(*(index.tokens for index in indexes)),
+        frozenset().union(*(index.pairs for index in indexes)),
+    )
 
 
 class ClaimSupport(HeuristicMetric):
@@ -214,7 +233,7 @@ class ClaimSupport(HeuristicMetric):
         claim_supports: list[float] = []
         for i, (claim, tokens) in enumerate(zip(claims, claim_tokens, strict=True)):
             content = stems([t for t in tokens if t not in FUNCTION_WORDS])
-            best = max((sum(map(s.__contains__, content)) for s in index.sentence_sets), default=0)
+            best = _best_count(content, index.sentence_sets)
             supported_total += best
             content_total += len(content)
             support = best / len(content) if content else 1.0
@@ -260,10 +279,40 @@ class ClaimSupport(HeuristicMetric):
         )
 
 
-def _missing_key_terms(claim: str, context_tokens: set[str]) -> list[str]:
+def _best_count(content: list[str], sentence_sets: list[frozenset[str]]) -> int:
+    """The most words of ``content`` (repetitions counted) that one sentence holds; 0 without
+    sentences."""
+    if not sentence_sets:
+        return 0
+    distinct = frozenset(content)
+    # a sentence's count: its distinct words of ``content``, plus one for each repetition of
+    # one of them (all in C loops: one pass over the sentences per repeated word)
+    counts = list(map(len, map(distinct.intersection, sentence_sets)))
+    if len(distinct) < len(content):
+        seen: set[str] = set()
+        for word in content:
+            if word in seen:
+                held = map(contains, sentence_sets, repeat(word))
+                counts = list(map(add, counts, held))
+            seen.add(word)
+    return max(counts)
+
+
+def _key_terms(claim: str) -> list[str]:
+    """Capitalised words (not the claim's first, nor after a ``_``) and words with a digit."""
+    terms = []
+    for match in _KEY_TERM.finditer(claim):
+        term = match.group()
+        start = match.start()
+        if (start and "A" <= term[0] <= "Z" and claim[start - 1] != "_") or _DIGIT.search(term):
+            terms.append(term)
+    return terms
+
+
+def _missing_key_terms(claim: str, context_tokens: AbstractSet[str]) -> list[str]:
     """Capitalised words (not the claim's first) and numbers whose tokens no context has."""
     missing: list[str] = []
-    for term in _KEY_TERM.findall(claim):
+    for term in _key_terms(claim):
         tokens = tokenize(term)
         if tokens and not all(t in context_tokens for t in stems(tokens)):
             word = " ".join(tokens)
