@@ -23,6 +23,15 @@ load too: compare numbers of one run only.
 Run: uv run --all-packages --all-extras python benchmarks/evaluation_scaling.py \\
          --samples 20000 --workers 2 [--dask] [--profiles default,compatible]
 A 16-core machine gives the curve with --workers 1,2,4,8,16 --dask.
+
+With --memory-check N[,N...] it measures memory instead: for each N, a fresh Python process
+runs ``assay eval INPUT --metrics M --workers W --output OUT`` (in that process, through the
+command's own entry point) on N samples built as above (in --folder, default a temporary
+one; an input already there is reused) and prints the calling process's peak resident memory
+(``getrusage(RUSAGE_SELF)``: the workers are other processes and are not counted):
+
+    uv run --all-packages --all-extras python benchmarks/evaluation_scaling.py \\
+        --memory-check 100000,1000000 --metrics answer_correctness --workers 2
 """
 
 from __future__ import annotations
@@ -30,6 +39,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -88,6 +100,41 @@ def line(
     return text
 
 
+def peak_rss(args: list[str]) -> None:
+    """Run ``assay eval ARGS`` in this process, then print its peak resident memory in MB."""
+    from assay._cli.main import main as assay_main
+
+    sys.argv = ["assay", "eval", *args]
+    try:
+        assay_main()
+    except SystemExit as done:
+        if done.code not in (0, 1):  # 1: the gate failed, the run itself finished
+            raise
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    print(f"peak {peak / 1024:.1f} MB")
+
+
+def memory_check(sizes: list[int], metrics: str, workers: str, folder: Path) -> None:
+    """For each size: the calling process's peak memory over one ``assay eval`` run."""
+    print(f"assay eval --metrics {metrics} --workers {workers} --output OUT, {os.cpu_count()} CPUs")
+    for size in sizes:
+        data = folder / f"samples-{size}.jsonl"
+        if not data.exists():
+            make_input(data, size)
+        out = folder / f"out-{size}.jsonl"
+        argv = [str(data), "--metrics", metrics, "--workers", workers, "--output", str(out)]
+        done = subprocess.run(
+            [sys.executable, __file__, "--peak-rss", json.dumps(argv)],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        peak = done.stdout.strip().splitlines()[-1]  # after the command's own summary
+        written = out.stat().st_size / 1e9
+        print(f"  {size:>9,} samples: calling process {peak} ({written:.2f} GB written)")
+        out.unlink()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=20_000)
@@ -98,7 +145,22 @@ def main() -> None:
         "--chunk", type=int, default=512, help="samples per chunk (assay eval's default: 512)"
     )
     parser.add_argument("--input", type=Path, help="keep the generated input here")
+    parser.add_argument("--memory-check", help="comma-separated sample counts: peak memory")
+    parser.add_argument("--metrics", default="answer_correctness", help="for --memory-check")
+    parser.add_argument("--folder", type=Path, help="--memory-check's inputs and outputs")
+    parser.add_argument("--peak-rss", help=argparse.SUPPRESS)  # one measured run (JSON argv)
     args = parser.parse_args()
+    if args.peak_rss:
+        peak_rss(json.loads(args.peak_rss))
+        return
+    if args.memory_check:
+        sizes = [int(n) for n in args.memory_check.split(",")]
+        if args.folder:
+            memory_check(sizes, args.metrics, args.workers, args.folder)
+        else:
+            with tempfile.TemporaryDirectory() as folder:
+                memory_check(sizes, args.metrics, args.workers, Path(folder))
+        return
     counts = [int(n) for n in args.workers.split(",")]
     with tempfile.TemporaryDirectory() as folder:
         data = args.input or Path(folder) / "samples.jsonl"

@@ -4,10 +4,9 @@
 from __future__ import annotations
 
 import heapq
-import itertools
 import math
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import attrs
@@ -16,6 +15,7 @@ from assay import AssayError
 from assay_evaluation._codes import EvaluationErrorCode as Code
 from assay_evaluation._options import snake_case
 from assay_evaluation._outcome import error_of, status_of
+from assay_evaluation._spill import order_statistics
 from assay_evaluation._types import (
     BatchCounts,
     Cost,
@@ -26,11 +26,14 @@ from assay_evaluation._types import (
 
 __all__ = [
     "BatchTally",
+    "TallyReader",
+    "add_costs",
     "aggregate_metric",
     "baseline_means",
     "batch_passed",
     "composite_aggregate",
     "detect_regressions",
+    "determined",
     "summarize",
     "worst_rank",
 ]
@@ -49,7 +52,7 @@ def summarize(
     for score in scores:
         total_score += score
     mean = total_score / count
-    lowest, low, high, highest = _order_statistics(scores)
+    lowest, low, high, highest = order_statistics(scores)
     median = high if count % 2 else (low + high) / 2
     squares = 0.0
     for score in scores:
@@ -59,37 +62,6 @@ def summarize(
     return MetricAggregate(
         metric_id, mean, median, lowest, highest, std_dev, pass_rate, null_rate, count
     )
-
-
-_SORT_BLOCK = 1 << 16
-"""Scores sorted at once; longer arrays are sorted in blocks of this many and merged."""
-
-
-def _order_statistics(scores: Sequence[float]) -> tuple[float, float, float, float]:
-    """The first, the two middle (``count // 2 - 1`` and ``count // 2``) and the last of
-    ``scores`` in ``sorted`` order (stable: of equal values, the earlier first). A long array
-    (a tally's) is sorted in blocks and merged, so the transient copy is 8 bytes a score plus
-    one block, not a list of a million float objects."""
-    count = len(scores)
-    middle = count // 2
-    if count <= _SORT_BLOCK or not isinstance(scores, array):
-        ordered = sorted(scores)
-        return (
-            ordered[0],
-            ordered[middle - 1] if middle else ordered[0],
-            ordered[middle],
-            ordered[-1],
-        )
-    blocks = [
-        array("d", sorted(scores[start : start + _SORT_BLOCK]))
-        for start in range(0, count, _SORT_BLOCK)
-    ]
-    merged = heapq.merge(*blocks)  # stable across blocks, which are in input order
-    before = next(itertools.islice(merged, middle - 1, None))
-    at = next(merged)
-    lowest = min(block[0] for block in blocks)  # the first of equal minima: blocks in order
-    highest = max(reversed([block[-1] for block in blocks]))  # the last of equal maxima
-    return lowest, before, at, highest
 
 
 def aggregate_metric(metric_id: str, results: Sequence[EvalResult]) -> MetricAggregate:
@@ -196,7 +168,7 @@ def _keep_first(mine: dict[str, _V], theirs: Mapping[str, _V]) -> None:
         mine.setdefault(key, value)
 
 
-def _determined(values: array[float]) -> array[float]:
+def determined(values: array[float]) -> array[float]:
     """The values that are not NaN (undetermined), in order, as 8-byte floats: a million
     scores take 8 MB here, not the 32 MB of a list."""
     return array("d", (value for value in values if value == value))
@@ -206,32 +178,29 @@ def _nans(size: int) -> array[float]:
     return array("d", [_NAN]) * size
 
 
-class BatchTally:
-    """What a batch's aggregates need from each sample's result, by input position: per metric
-    the score and the pass flag, the composite, the overall pass, the cost and the directions;
-    not the sample, explanations, signals or details. Scores are held as 8-byte floats (NaN for
-    an undetermined one: a metric's NaN is already turned into ``None``), flags as bytes, so a
-    million samples with two metrics take about 27 MB. Results may arrive in any order (a
-    resumed file, an executor) and a later one for a position replaces the earlier one; a tally
-    also grows at its end (:meth:`add` at ``size``, :meth:`extend`). The statistics are taken
-    in input order, so they equal :func:`aggregate_metric` and :func:`composite_aggregate` over
-    the results to the last bit.
+def add_costs(total: Cost, costs: Iterable[Cost]) -> Cost:
+    """``total`` plus each of ``costs`` in turn (left to right, so a running total equals the
+    total of all)."""
+    for cost in costs:
+        total = total + cost
+    return total
+
+
+class TallyReader:
+    """What a batch's summary reads from a tally, whichever way it holds the per-sample
+    numbers (:class:`BatchTally` by input position; a run's tally in bounded memory): the
+    aggregates, counts and total cost. Subclasses give the determined scores, flag counts and
+    cost; the rest is kept here as results arrive.
 
     :param metric_ids: the metrics to aggregate, distinct, in run order.
-    :param size: samples in the batch (0: it grows as results are added at its end).
     :param worst: also keep the full results of this many worst samples (:func:`worst_rank`:
         errors first, then undetermined composites, then the lowest composite; the earlier
         sample first on a tie), for a report that shows them without every result.
     """
 
-    def __init__(self, metric_ids: Sequence[str], size: int = 0, worst: int = 0) -> None:
+    def __init__(self, metric_ids: Sequence[str], size: int, worst: int) -> None:
         self.metric_ids = list(dict.fromkeys(metric_ids))
         self.size = size
-        self._scores: dict[str, array[float]] = {m: _nans(size) for m in self.metric_ids}
-        self._flags: dict[str, bytearray] = {m: bytearray(size) for m in self.metric_ids}
-        self._composites: array[float] = _nans(size)
-        self._passed = bytearray(size)
-        self._costs: dict[int, Cost] = {}  # only non-zero costs are held
         self.directions: dict[str, bool] = {}
         self.thresholds: dict[str, float] = {}
         self.composite_threshold: float | None = None
@@ -239,6 +208,99 @@ class BatchTally:
         self.first_undetermined: dict[str, str] = {}
         self.worst_count = worst
         self.worst: list[tuple[int, EvalResult]] = []
+
+    def determined(self, metric_id: str) -> Sequence[float]:
+        """The determined scores of ``metric_id``, in input order."""
+        raise NotImplementedError
+
+    def _determined_composites(self) -> Sequence[float]:
+        raise NotImplementedError
+
+    def _flag_count(self, metric_id: str, flag: int) -> int:
+        """Samples whose ``metric_id`` has ``flag`` (``_PASSED``, ``_FAILED``, ``_ERROR``)."""
+        raise NotImplementedError
+
+    def _passed_count(self) -> int:
+        """Samples that passed overall."""
+        raise NotImplementedError
+
+    def total_cost(self) -> Cost:
+        """The sum of every position's cost, in input order."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Let go of what the tally holds outside memory (nothing, unless a subclass spills)."""
+
+    def _keep_worst(self, offered: list[tuple[int, EvalResult]]) -> None:
+        replaced = {index for index, _ in offered}
+        kept = [item for item in self.worst if item[0] not in replaced]
+        self.worst = heapq.nsmallest(self.worst_count, kept + offered, key=_worst_key)
+
+    def _take_notes(self, other: TallyReader) -> None:
+        """Join what ``other`` (the tally of the results after this one's) noted besides the
+        numbers: directions, thresholds, first errors and undetermined reasons."""
+        self.directions.update(other.directions)
+        _keep_first(self.thresholds, other.thresholds)
+        _keep_first(self.first_errors, other.first_errors)
+        _keep_first(self.first_undetermined, other.first_undetermined)
+        if other.size:
+            self.composite_threshold = other.composite_threshold
+
+    def aggregate(self, metric_id: str) -> MetricAggregate:
+        """:func:`aggregate_metric` of one metric."""
+        scores = self.determined(metric_id)
+        passed = self._flag_count(metric_id, _PASSED)  # only a determined score passes
+        aggregate = summarize(metric_id, scores, passed, self.size - len(scores), self.size)
+        return attrs.evolve(
+            aggregate,
+            errors=self._flag_count(metric_id, _ERROR),
+            threshold=self.thresholds.get(metric_id),
+        )
+
+    def composite(self) -> MetricAggregate:
+        """:func:`composite_aggregate`."""
+        scores = self._determined_composites()
+        passed = self._passed_count() if scores else 0
+        aggregate = summarize("composite", scores, passed, self.size - len(scores), self.size)
+        return attrs.evolve(aggregate, threshold=self.composite_threshold)
+
+    def counts(self) -> BatchCounts:
+        """Samples, failed samples and per-metric failures."""
+        return BatchCounts(
+            samples=self.size,
+            failed=self.size - self._passed_count(),
+            metric_failures={m: self._flag_count(m, _FAILED) for m in self.metric_ids},
+            metric_errors={m: self._flag_count(m, _ERROR) for m in self.metric_ids},
+            first_errors=dict(self.first_errors),
+            first_undetermined=dict(self.first_undetermined),
+            higher_is_better=dict(self.directions),
+        )
+
+
+class BatchTally(TallyReader):
+    """What a batch's aggregates need from each sample's result, by input position: per metric
+    the score and the pass flag, the composite, the overall pass, the cost and the directions;
+    not the sample, explanations, signals or details. Scores are held as 8-byte floats (NaN for
+    an undetermined one: a metric's NaN is already turned into ``None``), flags as bytes, so a
+    million samples with two metrics take about 27 MB. Results may arrive in any order (a
+    resumed file, an executor) and a later one for a position replaces the earlier one; a tally
+    also grows at its end (:meth:`add` at ``size``). The statistics are taken in input order,
+    so they equal :func:`aggregate_metric` and :func:`composite_aggregate` over the results to
+    the last bit. A worker tallies each chunk this way; the calling process joins the chunks
+    in a tally of bounded memory (:class:`~assay_evaluation._running.RunningTally`).
+
+    :param metric_ids: the metrics to aggregate, distinct, in run order.
+    :param size: samples in the batch (0: it grows as results are added at its end).
+    :param worst: as :class:`TallyReader`.
+    """
+
+    def __init__(self, metric_ids: Sequence[str], size: int = 0, worst: int = 0) -> None:
+        super().__init__(metric_ids, size, worst)
+        self.scores: dict[str, array[float]] = {m: _nans(size) for m in self.metric_ids}
+        self.flags: dict[str, bytearray] = {m: bytearray(size) for m in self.metric_ids}
+        self.composites: array[float] = _nans(size)
+        self.passed = bytearray(size)
+        self.costs: dict[int, Cost] = {}  # only non-zero costs are held
 
     @classmethod
     def of(cls, results: Sequence[EvalResult], metric_ids: Sequence[str]) -> BatchTally:
@@ -250,30 +312,11 @@ class BatchTally:
 
     def _grow(self) -> None:
         for metric_id in self.metric_ids:
-            self._scores[metric_id].append(_NAN)
-            self._flags[metric_id].append(_UNDETERMINED)
-        self._composites.append(_NAN)
-        self._passed.append(0)
+            self.scores[metric_id].append(_NAN)
+            self.flags[metric_id].append(_UNDETERMINED)
+        self.composites.append(_NAN)
+        self.passed.append(0)
         self.size += 1
-
-    def extend(self, other: BatchTally) -> None:
-        """Append ``other``'s positions after this tally's (same metrics): what a worker
-        tallied for a chunk joins the batch's tally without any per-sample object."""
-        for metric_id in self.metric_ids:
-            self._scores[metric_id].extend(other._scores[metric_id])
-            self._flags[metric_id].extend(other._flags[metric_id])
-        self._composites.extend(other._composites)
-        self._passed.extend(other._passed)
-        self._costs.update({self.size + i: cost for i, cost in other._costs.items()})
-        if self.worst_count:
-            self._keep_worst([(self.size + i, result) for i, result in other.worst])
-        self.size += other.size
-        self.directions.update(other.directions)
-        _keep_first(self.thresholds, other.thresholds)
-        _keep_first(self.first_errors, other.first_errors)
-        _keep_first(self.first_undetermined, other.first_undetermined)
-        if other.size:
-            self.composite_threshold = other.composite_threshold
 
     def add(self, index: int, result: EvalResult) -> None:
         """Record ``result`` as position ``index``'s (replacing what was there); ``index ==
@@ -283,7 +326,7 @@ class BatchTally:
         for metric_id in self.metric_ids:
             metric = result.metrics.get(metric_id)
             if metric is None or metric.score is None:
-                self._scores[metric_id][index] = _NAN
+                self.scores[metric_id][index] = _NAN
                 flag = _UNDETERMINED
                 if metric is not None:
                     self.thresholds.setdefault(metric_id, metric.threshold)
@@ -295,68 +338,39 @@ class BatchTally:
                         flag = _FAILED
                     elif metric_id not in self.first_undetermined:
                         self.first_undetermined[metric_id] = metric.explanation
-                self._flags[metric_id][index] = flag
+                self.flags[metric_id][index] = flag
             else:
                 if metric_id not in self.thresholds:
                     self.thresholds[metric_id] = metric.threshold
-                self._scores[metric_id][index] = metric.score
-                self._flags[metric_id][index] = (
+                self.scores[metric_id][index] = metric.score
+                self.flags[metric_id][index] = (
                     _PASSED if metric.passed is True else _FAILED if metric.passed is False else 0
                 )
         self.composite_threshold = result.composite_threshold
         composite = result.composite_score
-        self._composites[index] = _NAN if composite is None else composite
-        self._passed[index] = bool(result.passed)
+        self.composites[index] = _NAN if composite is None else composite
+        self.passed[index] = bool(result.passed)
         if result.cost != _NO_COST:
-            self._costs[index] = result.cost
+            self.costs[index] = result.cost
         else:
-            self._costs.pop(index, None)
+            self.costs.pop(index, None)
         self.directions.update(result.higher_is_better)
         if self.worst_count:
             self._keep_worst([(index, result)])
 
-    def _keep_worst(self, offered: list[tuple[int, EvalResult]]) -> None:
-        replaced = {index for index, _ in offered}
-        kept = [item for item in self.worst if item[0] not in replaced]
-        self.worst = heapq.nsmallest(self.worst_count, kept + offered, key=_worst_key)
-
     def determined(self, metric_id: str) -> Sequence[float]:
         """The determined scores of ``metric_id``, in input order."""
-        return _determined(self._scores[metric_id])
+        return determined(self.scores[metric_id])
 
-    def aggregate(self, metric_id: str) -> MetricAggregate:
-        """:func:`aggregate_metric` of one metric."""
-        scores = _determined(self._scores[metric_id])
-        passed = self._flags[metric_id].count(_PASSED)  # only a determined score passes
-        aggregate = summarize(metric_id, scores, passed, self.size - len(scores), self.size)
-        return attrs.evolve(
-            aggregate,
-            errors=self._flags[metric_id].count(_ERROR),
-            threshold=self.thresholds.get(metric_id),
-        )
+    def _determined_composites(self) -> Sequence[float]:
+        return determined(self.composites)
 
-    def composite(self) -> MetricAggregate:
-        """:func:`composite_aggregate`."""
-        scores = _determined(self._composites)
-        passed = self._passed.count(1) if scores else 0
-        aggregate = summarize("composite", scores, passed, self.size - len(scores), self.size)
-        return attrs.evolve(aggregate, threshold=self.composite_threshold)
+    def _flag_count(self, metric_id: str, flag: int) -> int:
+        return self.flags[metric_id].count(flag)
+
+    def _passed_count(self) -> int:
+        return self.passed.count(1)
 
     def total_cost(self) -> Cost:
         """The sum of every position's cost."""
-        total = Cost()
-        for index in sorted(self._costs):
-            total = total + self._costs[index]
-        return total
-
-    def counts(self) -> BatchCounts:
-        """Samples, failed samples and per-metric failures."""
-        return BatchCounts(
-            samples=self.size,
-            failed=self.size - self._passed.count(1),
-            metric_failures={m: self._flags[m].count(_FAILED) for m in self.metric_ids},
-            metric_errors={m: self._flags[m].count(_ERROR) for m in self.metric_ids},
-            first_errors=dict(self.first_errors),
-            first_undetermined=dict(self.first_undetermined),
-            higher_is_better=dict(self.directions),
-        )
+        return add_costs(Cost(), (self.costs[index] for index in sorted(self.costs)))

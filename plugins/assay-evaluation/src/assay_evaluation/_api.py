@@ -10,6 +10,7 @@ from typing import Any
 import attrs
 
 from assay import AssayError, EvalSample, Metric, Registry, default_registry
+from assay_evaluation._aggregate import TallyReader
 from assay_evaluation._batch import run_batch, summarize_tally
 from assay_evaluation._batch_result import BatchEvalResult
 from assay_evaluation._codes import EvaluationErrorCode as Code
@@ -104,7 +105,8 @@ def evaluate_batch(
     run reads its samples here, then sends the rest to the workers as objects). With
     ``options.keep_results=False`` no per-sample result is kept in memory: ``results`` is
     empty and everything else (aggregates, pass, cost, regressions, ``counts``) is as with
-    them; the calling process keeps 8 bytes per metric and sample for the statistics.
+    them; with workers the calling process's memory does not grow with the number of samples
+    (scores beyond 65,536 per metric wait in a temporary file for the statistics).
     ``stats`` says how fast it went and what it cost the calling process.
 
     :return: results, per-metric aggregates, composite aggregate, overall pass, total cost and,
@@ -116,6 +118,7 @@ def evaluate_batch(
     """
     parsed = parse_options(options)
     clock = parsed.clock or Clock()
+    tally: TallyReader
     if _distributes(parsed):
         plan = resolve_plan(metrics, parsed, registry or default_registry())
         counted = parsed.on_progress is not None  # only progress needs the total first
@@ -158,6 +161,8 @@ def evaluate_batch(
         parsed.baseline_result,
         parsed.regression_threshold,
     )
+    if not tally.worst_count:  # else the report's scores are read from it later
+        tally.close()
     return attrs.evolve(batch, stats=stats)
 
 

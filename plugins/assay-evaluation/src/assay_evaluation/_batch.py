@@ -10,7 +10,7 @@ from typing import Any
 import attrs
 
 from assay import EvalSample
-from assay_evaluation._aggregate import BatchTally, detect_regressions
+from assay_evaluation._aggregate import BatchTally, TallyReader, detect_regressions
 from assay_evaluation._batch_result import BatchEvalResult
 from assay_evaluation._options import EvaluateOptions
 from assay_evaluation._plan import EvaluationPlan
@@ -167,7 +167,7 @@ def summarize_batch(
 
 
 def summarize_tally(
-    tally: BatchTally,
+    tally: TallyReader,
     results: Sequence[EvalResult],
     metric_ids: Sequence[str],
     baseline: Any = None,

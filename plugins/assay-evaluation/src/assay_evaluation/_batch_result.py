@@ -46,7 +46,8 @@ class BatchEvalResult:
         worst_results: ``(input position, result)`` of the worst samples kept with
             ``keep_worst`` when ``results`` is empty (what the HTML report shows).
         scores: with ``keep_worst``, each metric's determined scores in input order (the
-            report's histograms), held as 8-byte floats.
+            report's histograms), held as 8-byte floats (with workers, beyond 65,536 of them,
+            in a temporary file read back in blocks as they are iterated).
 
     With ``keep_results=False`` (what ``assay eval`` does unless ``--json`` or ``--html`` needs
     every result) ``results`` is empty: the aggregates, pass, cost, regressions and

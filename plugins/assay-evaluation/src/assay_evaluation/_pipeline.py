@@ -3,7 +3,8 @@ chunks of raw rows, hands them to workers (a process pool of its own, the caller
 a dask cluster), writes the lines they send back in input order and keeps only the tally.
 
 In-flight chunks are bounded (``options.concurrency``), so memory holds a few chunks, the
-tally's per-sample numbers and, only with ``keep_results``, every result.
+tally (whose scores spill to a temporary file beyond 65,536 per metric) and, only with
+``keep_results``, every result: without them it does not grow with the number of samples.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 
-from assay_evaluation._aggregate import BatchTally
 from assay_evaluation._columns import SampleFieldWarning
 from assay_evaluation._options import EvaluateOptions
 from assay_evaluation._progress import Clock, RunStats
+from assay_evaluation._running import RunningTally
 from assay_evaluation._stream import ResultStream
 from assay_evaluation._types import EvalResult
 from assay_evaluation._work import (
@@ -74,7 +75,7 @@ def run_sharded(
     submit: Submit,
     clock: Clock,
     workers: int | None,
-) -> tuple[list[EvalResult], BatchTally, RunStats]:
+) -> tuple[list[EvalResult], RunningTally, RunStats]:
     """Run ``jobs`` (``total`` rows) through ``submit`` with at most ``options.concurrency``
     (and at least twice ``workers``) in flight; returns the results (only with ``work.keep``), the tally and the run's stats.
 
@@ -84,7 +85,7 @@ def run_sharded(
     interrupted, the chunks already finished are written before the error propagates.
     """
     began_wall, began_cpu = clock.wall(), clock.cpu()
-    tally = BatchTally(work.plan.metric_ids, worst=work.worst)
+    tally = RunningTally(work.plan.metric_ids, worst=work.worst)
     results: list[EvalResult] = []
     stream = ResultStream(options.output, append=False) if options.output else None
     warned: set[str] = set()

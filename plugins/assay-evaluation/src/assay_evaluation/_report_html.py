@@ -5,6 +5,7 @@ Every piece of text from the data is HTML-escaped."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
@@ -46,7 +47,7 @@ def _verdict(passed: bool) -> str:
     return _STATES["pass" if passed else "fail"]
 
 
-def histogram_svg(scores: list[float], threshold: float | None, title: str) -> str:
+def histogram_svg(scores: Iterable[float], threshold: float | None, title: str) -> str:
     """An inline SVG bar chart of ``scores`` in ten bins over [0, 1]: an x axis labelled
     ``score`` with ticks at 0, 0.2, ..., 1, a y axis labelled ``samples`` with ticks at 0, half
     and the tallest bin's count, and the threshold as a dashed vertical line."""
@@ -170,11 +171,11 @@ def _worst_first(item: tuple[int, EvalResult]) -> tuple[int, float]:
     return worst_rank(item[1])
 
 
-def _scores(batch: BatchEvalResult, metric_id: str) -> list[float]:
+def _scores(batch: BatchEvalResult, metric_id: str) -> Sequence[float]:
     """The determined scores of ``metric_id``: from the results, or, when they were not kept,
-    from the numbers kept for the report (``keep_worst``)."""
+    from the numbers kept for the report (``keep_worst``: read in blocks, never copied)."""
     if not batch.results_kept and batch.scores is not None:
-        return list(batch.scores.get(metric_id, ()))
+        return batch.scores.get(metric_id, ())
     return [
         score
         for r in batch.results
