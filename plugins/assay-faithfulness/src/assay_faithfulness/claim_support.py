@@ -35,8 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
-from itertools import pairwise, repeat
-from operator import add, contains
+from itertools import pairwise
 
 from assay_faithfulness.analysis import SampleAnalysis
 from assay_faithfulness.base import HeuristicMetric, Measured, Signal
@@ -233,7 +232,7 @@ class ClaimSupport(HeuristicMetric):
         claim_supports: list[float] = []
         for i, (claim, tokens) in enumerate(zip(claims, claim_tokens, strict=True)):
             content = stems([t for t in tokens if t not in FUNCTION_WORDS])
-            best = _best_count(content, index.sentence_sets)
+            best = max((sum(map(s.__contains__, content)) for s in index.sentence_sets), default=0)
             supported_total += best
             content_total += len(content)
             support = best / len(content) if content else 1.0
@@ -277,25 +276,6 @@ class ClaimSupport(HeuristicMetric):
                 "claim_support": claim_supports,
             },
         )
-
-
-def _best_count(content: list[str], sentence_sets: list[frozenset[str]]) -> int:
-    """The most words of ``content`` (repetitions counted) that one sentence holds; 0 without
-    sentences."""
-    if not sentence_sets:
-        return 0
-    distinct = frozenset(content)
-    # a sentence's count: its distinct words of ``content``, plus one for each repetition of
-    # one of them (all in C loops: one pass over the sentences per repeated word)
-    counts = list(map(len, map(distinct.intersection, sentence_sets)))
-    if len(distinct) < len(content):
-        seen: set[str] = set()
-        for word in content:
-            if word in seen:
-                held = map(contains, sentence_sets, repeat(word))
-                counts = list(map(add, counts, held))
-            seen.add(word)
-    return max(counts)
 
 
 def _key_terms(claim: str) -> list[str]:
