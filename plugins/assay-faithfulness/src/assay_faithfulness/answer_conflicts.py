@@ -15,7 +15,7 @@ from functools import lru_cache
 from assay_faithfulness.answer_relation import is_year
 from assay_faithfulness.answer_text import MONTHS, Number, TextInfo, text_info
 
-__all__ = ["CUE_REACH", "find_conflicts"]
+__all__ = ["CUE_REACH", "clear_conflict_caches", "find_conflicts"]
 
 CUE_REACH = 4
 """How many words before a number its cue word may stand."""
@@ -32,19 +32,27 @@ def find_conflicts(contexts: tuple[str, ...]) -> tuple[str, ...]:
     first_seen: dict[_Key, tuple[int, str, str]] = {}
     conflicts: list[str] = []
     for index, context in enumerate(contexts):
-        info = text_info(context)
-        for number in info.numbers:
-            keyed = _key(info, number)
-            if keyed is None:
-                continue
-            key, about = keyed
-            seen = first_seen.setdefault(key, (index, number.value, about))
-            if seen[0] != index and seen[1] != number.value:
+        for key, value, about in _keyed_numbers(context):
+            seen = first_seen.setdefault(key, (index, value, about))
+            if seen[0] != index and seen[1] != value:
                 conflicts.append(
                     f"contexts[{seen[0]}] gives {seen[1]} and contexts[{index}] gives "
-                    f"{number.value} for {about!r}."
+                    f"{value} for {about!r}."
                 )
     return tuple(dict.fromkeys(conflicts))
+
+
+@lru_cache(maxsize=4096)
+def _keyed_numbers(context: str) -> tuple[tuple[_Key, str, str], ...]:
+    """``(key, value, about)`` of every number of a context that has a key (:func:`_key`), in
+    order (memoized by text: a passage recurs across samples)."""
+    info = text_info(context)
+    keyed = []
+    for number in info.numbers:
+        found = _key(info, number)
+        if found is not None:
+            keyed.append((found[0], number.value, found[1]))
+    return tuple(keyed)
 
 
 def _key(info: TextInfo, number: Number) -> tuple[_Key, str] | None:
@@ -69,3 +77,9 @@ def _key(info: TextInfo, number: Number) -> tuple[_Key, str] | None:
     name = info.content_stems(subject.first, subject.end)
     about = f"{info.span_text(subject.first, subject.end)} ... {cue}"
     return (name, cue, is_year(number.value)), about
+
+
+def clear_conflict_caches() -> None:
+    """Forget the memoized conflicts and numbers of every context."""
+    find_conflicts.cache_clear()
+    _keyed_numbers.cache_clear()

@@ -33,6 +33,7 @@ until another entity is named.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 
 from assay_faithfulness.answer_places import COUNTRY_OF, country_keys
@@ -134,7 +135,7 @@ PREFIX_LENGTH = 4
 ("direct" by "director", "film" by "filmmaker")."""
 
 
-def is_negated(words: list[str]) -> bool:
+def is_negated(words: Iterable[str]) -> bool:
     """Whether the words hold a negation ("not", "never", ..., or the "t" of "didn't")."""
     previous = ""
     for word in words:

@@ -44,7 +44,7 @@ there is nothing to relate, and no margin.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from operator import mul
 from typing import NamedTuple
@@ -300,7 +300,7 @@ class _Reader:
                 # a life-span word ("born") counts even where no sentence has it: "(1900 – 1980)"
                 if word_stem not in _LIFE_STEMS:
                     continue
-                places = []
+                places = ()
             holding = holding_of.get(word_stem, ())
             weight = self.weight[word_stem] = 1.0 / max(len(holding), 1)
             discount = self.discount[word_stem] = 1.0 + distance / QUESTION_REACH
@@ -372,10 +372,10 @@ class _Reader:
         distances = self._distances(site.first, site.end, site.own, site.copula)
         return self._slot(distances, SLOT_REACH)
 
-    def name_bounds(self, names: Sequence[_Name]) -> list[float]:
-        """An upper bound of the fit of each name from its sentence alone: ``slot`` at its
-        bound, and every other feature the question could make count for a name of that
-        sentence at its most."""
+    def name_bounds(self, sentences: Iterable[int]) -> list[float]:
+        """An upper bound of the fit of a name in each of ``sentences``, from its sentence
+        alone: ``slot`` at its bound, and every other feature the question could make count
+        for a name of that sentence at its most."""
         weights = NAME_WEIGHTS
         anywhere = sum(
             abs(weights[feature])
@@ -398,7 +398,7 @@ class _Reader:
             + (typed if sentence in kinds else 0.0)
             + (focused if sentence in focus else 0.0)
             + _BOUND_SLACK
-            for sentence in (name.sentence for name in names)
+            for sentence in sentences
         ]
 
     def name_vectors(self, sites: Sequence[_Site]) -> list[tuple[float, ...]]:
@@ -473,7 +473,7 @@ class _Reader:
 
 
 def _places(
-    words: frozenset[str], positions: dict[str, list[int]], sentence_of: list[int]
+    words: frozenset[str], positions: dict[str, tuple[int, ...]], sentence_of: Sequence[int]
 ) -> dict[int, list[int]]:
     """Sentence -> the indices of its words with a stem among ``words``."""
     places: dict[int, list[int]] = {}
@@ -588,7 +588,7 @@ class _NameTable:
             asked = reader.asked.content
             names = [n for n in self.names[index].names if not n.content <= asked]
             self.entries += [(index, name) for name in names]
-            self.bounds += reader.name_bounds(names)
+            self.bounds += reader.name_bounds(name.sentence for name in names)
         bounds = self.bounds
         self.order = sorted(range(len(bounds)), key=lambda i: -bounds[i])
         self.places = {(c, name.first, name.end): i for i, (c, name) in enumerate(self.entries)}
@@ -624,6 +624,27 @@ class _NameTable:
             return self.readers[place.context].name_fit(place.first, place.end)
         return self.fit(index)
 
+    def best_place_fit(self, places: Sequence[Found]) -> float:
+        """The best :meth:`place_fit` of ``places`` (at least one), fitting only the places
+        whose bound (:meth:`_Reader.name_bounds`) reaches the best fit found."""
+        if len(places) == 1:
+            return self.place_fit(places[0])
+        bounds = [
+            self.readers[place.context].name_bounds(
+                [self.readers[place.context].info.sentence_of[place.first]]
+            )[0]
+            for place in places
+        ]
+        best: float | None = None
+        for index in sorted(range(len(places)), key=lambda i: -bounds[i]):
+            if best is not None and bounds[index] < best:
+                break
+            fit = self.place_fit(places[index])
+            if best is None or fit > best:
+                best = fit
+        assert best is not None
+        return best
+
     def rival(self, answer: frozenset[str], found: Sequence[Found]) -> tuple[float, Found] | None:
         """The best fit of a name sharing no stem of ``answer`` and overlapping no place of
         ``found`` (the first in text order among equal fits), with its place; None if none."""
@@ -635,7 +656,9 @@ class _NameTable:
             if best >= 0 and bounds[index] < best_fit:
                 break
             context, name = self.entries[index]
-            if name.content & answer or _overlaps(context, name.first, name.end, found):
+            if not name.content.isdisjoint(answer) or _overlaps(
+                context, name.first, name.end, found
+            ):
                 continue
             if best >= 0 and index not in self.fits:
                 tighter = sum(map(mul, weights, self.vector(index))) + _BOUND_SLACK
@@ -716,7 +739,7 @@ def name_margin(
     rival = table.rival(answer, found)
     if rival is None:
         return None
-    own = max(table.place_fit(f) for f in found)
+    own = table.best_place_fit(found)
     rival_fit, place = rival
     return own - rival_fit, _text(contexts, place)
 

@@ -70,7 +70,7 @@ from typing import Any, Literal
 
 import assay
 from assay_faithfulness.analysis import SampleAnalysis, check_contexts
-from assay_faithfulness.answer_conflicts import find_conflicts
+from assay_faithfulness.answer_conflicts import clear_conflict_caches, find_conflicts
 from assay_faithfulness.answer_polarity import is_negated, yes_probability
 from assay_faithfulness.answer_question import AUXILIARIES, OPTION_WORDS, question_info
 from assay_faithfulness.answer_relation import (
@@ -149,9 +149,10 @@ def clear_answer_caches() -> None:
     """Forget everything :func:`analyze_answer` memoizes (the analysis of each context and
     question, and what is derived from them), so that the next answer is checked as the first
     answer to a new question with new passages: benchmarks use it to time that cold path."""
-    for cache in (text_info, question_info, _held_by_any, yes_probability, find_conflicts):
+    for cache in (text_info, question_info, _held_by_any, yes_probability):
         cache.cache_clear()
     clear_relation_caches()
+    clear_conflict_caches()
 
 
 def _check(question: Any, answer: Any, contexts: Any) -> None:
@@ -291,7 +292,7 @@ class _Analysis:
         pairs = list(pairwise(stems))
         return sum(map(self.pairs.__contains__, pairs)) / len(pairs)
 
-    def _span_words(self, span: SupportSpan) -> list[str]:
+    def _span_words(self, span: SupportSpan) -> tuple[str, ...]:
         context = self.infos[span.context_index]
         index = context.sentences.index((span.start, span.end))
         return context.raw[context.sentence_starts[index] : context.sentence_starts[index + 1]]
@@ -345,7 +346,7 @@ class _Analysis:
             results.append((factor, items))
         return results
 
-    def _locate(self, sequence: list[str]) -> list[Found]:
+    def _locate(self, sequence: tuple[str, ...]) -> list[Found]:
         found = []
         size = len(sequence)
         for index, context in enumerate(self.infos):
@@ -454,7 +455,7 @@ def _held_by_any(
     return stems, frozenset().union(*(info.pairs for info in infos))
 
 
-def _count_by_sentence(words: list[str], holding: dict[str, list[int]]) -> dict[int, int]:
+def _count_by_sentence(words: list[str], holding: dict[str, tuple[int, ...]]) -> dict[int, int]:
     """Sentence -> how many of ``words`` (repetitions counted) it holds, for the sentences that
     hold any; ``holding``: word -> the sentences holding it, each once."""
     counts: dict[int, int] = {}

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import accumulate, compress, pairwise
 from typing import NamedTuple
@@ -306,9 +306,9 @@ def number_value(written: str) -> str:
 class Layout(NamedTuple):
     """Where each word of a text stands (see :attr:`TextInfo.layout`)."""
 
-    in_parentheses: list[bool]
-    clause_of: list[int]
-    visible_before: list[int]
+    in_parentheses: tuple[bool, ...]
+    clause_of: tuple[int, ...]
+    visible_before: tuple[int, ...]
 
 
 _MARKS = re.compile(r"[()\[\];:–—,]")
@@ -316,10 +316,10 @@ _MARKS = re.compile(r"[()\[\];:–—,]")
 
 def _layout(
     text: str,
-    raw: list[str],
-    offsets: list[int],
-    sentences: list[tuple[int, int]],
-    starts: list[int],
+    raw: Sequence[str],
+    offsets: Sequence[int],
+    sentences: Sequence[tuple[int, int]],
+    starts: Sequence[int],
 ) -> Layout:
     count = len(raw)
     inside = [False] * count
@@ -352,8 +352,8 @@ def _layout(
             clauses[position:last] = [clause] * (last - position)
             if outer:
                 inside[position:last] = [True] * (last - position)
-    visible = [0, *accumulate(0 if flag else 1 for flag in inside)]
-    return Layout(inside, clauses, visible)
+    visible = (0, *accumulate(0 if flag else 1 for flag in inside))
+    return Layout(tuple(inside), tuple(clauses), visible)
 
 
 @lru_cache(maxsize=1)
@@ -408,47 +408,51 @@ class TextInfo:
         "text",
     )
 
+    # Every sequence is a tuple, not a list: memoized texts keep them, and the garbage
+    # collector walks every list it tracks at each full collection, but no tuple of strings or
+    # numbers.
     def __init__(self, text: str) -> None:
         self.text = text
-        self.sentences = sentence_spans(text)
+        self.sentences = sentences = tuple(sentence_spans(text))
         parts = split_with_gaps(text)
-        self.raw = raw = parts[1::2]
-        self.gaps = parts[0:-1:2]
-        self.offsets = offsets = list(accumulate(map(len, parts)))[0:-1:2]
-        starts = [bisect_left(offsets, start) for start, _ in self.sentences]
+        self.raw = raw = tuple(parts[1::2])
+        self.gaps = tuple(parts[0:-1:2])
+        self.offsets = offsets = tuple(accumulate(map(len, parts)))[0:-1:2]
+        starts = [bisect_left(offsets, start) for start, _ in sentences]
         starts.append(len(raw))
-        self.sentence_starts = starts
+        self.sentence_starts = tuple(starts)
         sentence_of: list[int] = []
-        for index in range(len(self.sentences)):
+        for index in range(len(sentences)):
             sentence_of += [index] * (starts[index + 1] - starts[index])
-        self.sentence_of = sentence_of
-        self.stems = stems(raw)
+        self.sentence_of = tuple(sentence_of)
+        self.stems = tuple(stems(raw))
         self._sentence_stems: list[frozenset[str]] | None = None
         self._pairs: frozenset[tuple[str, str]] | None = None
-        self._positions: dict[str, list[int]] | None = None
-        self._holding: dict[str, list[int]] | None = None
+        self._positions: dict[str, tuple[int, ...]] | None = None
+        self._holding: dict[str, tuple[int, ...]] | None = None
         self._names: list[Name] | None = None
         self._numbers: list[Number] | None = None
-        self._content: list[bool] | None = None
+        self._content: tuple[bool, ...] | None = None
         self._layout: Layout | None = None
 
     @property
-    def positions(self) -> dict[str, list[int]]:
+    def positions(self) -> dict[str, tuple[int, ...]]:
         """Stem -> the indices of the words with that stem, ascending."""
         if self._positions is None:
             self._index_stems()
         return self._positions  # type: ignore[return-value]
 
     @property
-    def holding(self) -> dict[str, list[int]]:
-        """Stem -> the indices of the sentences that hold a word with that stem, ascending
-        (treat as read-only)."""
+    def holding(self) -> dict[str, tuple[int, ...]]:
+        """Stem -> the indices of the sentences that hold a word with that stem, ascending."""
         if self._holding is None:
             self._index_stems()
         return self._holding  # type: ignore[return-value]
 
     def _index_stems(self) -> None:
-        """:attr:`positions` and :attr:`holding`, in one pass over the words."""
+        """:attr:`positions` and :attr:`holding`, in one pass over the words. (Tuples, not
+        lists: a memoized text keeps them, and the garbage collector does not walk tuples of
+        numbers.)"""
         positions: dict[str, list[int]] = {}
         holding: dict[str, list[int]] = {}
         sentence_of = self.sentence_of
@@ -462,8 +466,8 @@ class TextInfo:
             sentences = holding[word_stem]
             if sentences[-1] != sentence_of[index]:  # words come in order: sentences too
                 sentences.append(sentence_of[index])
-        self._positions = positions
-        self._holding = holding
+        self._positions = {word_stem: tuple(places) for word_stem, places in positions.items()}
+        self._holding = {word_stem: tuple(places) for word_stem, places in holding.items()}
 
     @property
     def sentence_stems(self) -> list[frozenset[str]]:
@@ -494,12 +498,12 @@ class TextInfo:
         return (first, second) in self.pairs
 
     @property
-    def content(self) -> list[bool]:
+    def content(self) -> tuple[bool, ...]:
         """For each word, whether it is a content word (:func:`is_content`)."""
         if self._content is None:
             if len(_CONTENT) > _STEMS_LIMIT:
                 _CONTENT.clear()
-            self._content = list(map(_CONTENT.__getitem__, self.raw))
+            self._content = tuple(map(_CONTENT.__getitem__, self.raw))
         return self._content
 
     def content_stems(self, first: int = 0, end: int | None = None) -> frozenset[str]:
@@ -589,7 +593,7 @@ _NAME_GAPS = frozenset([" ", "-", ".", "'", "’", "‘"])
 _APOSTROPHES = frozenset(["'", "’"])
 
 
-def _after_initial(raw: list[str], index: int, gap: str) -> bool:
+def _after_initial(raw: Sequence[str], index: int, gap: str) -> bool:
     """Whether ``gap`` is the ". " after an initial or a short form ("K. Polk", "Dr. Smith")."""
     return gap == ". " and (len(raw[index - 1]) == 1 or raw[index - 1].lower() in ABBREVIATIONS)
 
@@ -615,16 +619,15 @@ _NUMBER_GAPS = frozenset([",", "."])
 
 def _life_role(info: TextInfo, first: int, end: int) -> str:
     """``"born"`` / ``"die"`` for the first / second date of a parenthesised life span."""
-    # without "(" there is no life span, and the layout need not be read
-    if "(" not in info.text or not info.layout.in_parentheses[first]:
-        return ""
     text = info.text
     offsets = info.offsets
     start = offsets[first]
     stop = offsets[end - 1] + len(info.raw[end - 1])
     opening = text.rfind("(", 0, start)
+    if opening < 0:  # no life span, and the layout need not be read
+        return ""
     closing = text.find(")", stop)
-    if opening < 0 or closing < 0 or ")" in text[opening:start]:
+    if closing < 0 or ")" in text[opening:start] or not info.layout.in_parentheses[first]:
         return ""
     before = text[opening + 1 : start]
     after = text[stop:closing]

@@ -10,6 +10,8 @@ by word.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 __all__ = ["IRREGULAR", "STEMS_LIMIT", "stem", "stems"]
 
 IRREGULAR = {
@@ -171,7 +173,7 @@ def stem(word: str) -> str:
     return _STEMS[word]
 
 
-def stems(words: list[str]) -> list[str]:
+def stems(words: Iterable[str]) -> list[str]:
     """:func:`stem` of each word."""
     if len(_STEMS) > STEMS_LIMIT:
         _STEMS.clear()
