@@ -160,7 +160,7 @@ class _Site(NamedTuple):
     first: int
     end: int
     sentence: int
-    own: frozenset[str]
+    own: tuple[str, ...]
     content: frozenset[str]
     parenthesised: bool
     by_at: int | None
@@ -170,16 +170,18 @@ class _Site(NamedTuple):
     place: str
 
 
-def _site(info: TextInfo, first: int, end: int) -> _Site:
-    """The :class:`_Site` of words ``first`` to ``end - 1`` of ``info``."""
+def _site(info: TextInfo, first: int, end: int, content: frozenset[str] | None = None) -> _Site:
+    """The :class:`_Site` of words ``first`` to ``end - 1`` of ``info`` (``content``: their
+    content stems, when known)."""
     sentence = info.sentence_of[first]
     nationality = _is_nationality(info, first, end)
-    content = info.content_stems(first, end)
+    if content is None:
+        content = info.content_stems(first, end)
     return _Site(
         first,
         end,
         sentence,
-        frozenset(info.stems[first:end]),
+        info.stems[first:end],
         content,
         info.layout.in_parentheses[first],
         None if nationality else _heading_by(info, first),
@@ -253,7 +255,7 @@ class _ContextNames:
         """The :class:`_Site` of ``name`` (memoized)."""
         site = self.sites.get(name.first)
         if site is None:
-            site = self.sites[name.first] = _site(self.info, name.first, name.end)
+            site = self.sites[name.first] = _site(self.info, name.first, name.end, name.content)
         return site
 
 
@@ -322,7 +324,7 @@ class _Reader:
         self.place_asks = {kind for kind in _PLACE_ASKS if _PLACE_ASKS[kind] & asked.type_words}
 
     def _distances(
-        self, first: int, end: int, own: frozenset[str], copula: int | None, role: str = ""
+        self, first: int, end: int, own: tuple[str, ...], copula: int | None, role: str = ""
     ) -> dict[str, int]:
         """Question word -> its fewest words from the span (same sentence only)."""
         info = self.info
@@ -462,7 +464,7 @@ class _Reader:
         sentence = info.sentence_of[first]
         hits = self.sentence_hits.get(sentence, [])
         copula = _subject_copula(info, first, end) if hits else None
-        distances = self._distances(first, end, frozenset(), copula, role)
+        distances = self._distances(first, end, (), copula, role)
         focus = self.focus.get(sentence)
         focused = focus is not None and _within(focus, first, end, FOCUS_REACH)
         return (
