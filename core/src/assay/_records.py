@@ -4,8 +4,9 @@ results, perturbation cases and variants, judge replies.
 Every class here is an ``attrs`` frozen class: immutable, hashable where its fields are, compared
 by value. Serialization to and from JSON lives in one place, :mod:`assay.wire`, never here.
 The records built for every scored answer (decisions, warnings, dimension scores and their
-breakdowns) are dict classes (``slots=False``): their ``__init__`` then writes the instance
-dictionary directly instead of calling ``object.__setattr__`` once per field.
+breakdowns) and for every evaluated metric (metric results and signals) are dict classes
+(``slots=False``): their ``__init__`` then writes the instance dictionary directly instead of
+calling ``object.__setattr__`` once per field.
 """
 
 from __future__ import annotations
@@ -105,7 +106,7 @@ class EvalSample:
     metadata: Mapping[str, Any] = attrs.field(factory=dict, converter=_frozen_mapping)
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class MetricSignal:
     """An explained observation a metric made.
 
@@ -123,7 +124,7 @@ class MetricSignal:
     id: str | None = None
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class MetricResult:
     """The outcome of one :class:`~assay.Metric` on one sample.
 

@@ -18,6 +18,7 @@ from assay_evaluation._columns import ColumnMapper
 from assay_evaluation._options import EvaluateOptions, parse_options
 from assay_evaluation._pipeline import Submit, on_executor, on_processes, run_sharded
 from assay_evaluation._plan import resolve_plan
+from assay_evaluation._plan_memo import PlanMemo
 from assay_evaluation._progress import Clock, RunStats
 from assay_evaluation._readers import SampleSource, read_samples
 from assay_evaluation._samples import coerce_sample
@@ -65,10 +66,19 @@ def evaluate(
         that is a class instead of an instance, or a metric object that lacks a member of the
         protocol; ``INVALID_METRIC_RESULT`` when a metric breaks its contract.
     """
-    parsed = parse_options(options)
-    checked = coerce_sample(ColumnMapper(column_map, strict=strict).row(sample, "sample"))
-    plan = resolve_plan(metrics, parsed, registry or default_registry())
+    parsed = _DEFAULTS if options is None else parse_options(options)
+    if column_map is not None or not isinstance(sample, EvalSample):
+        sample = ColumnMapper(column_map, strict=strict).row(sample, "sample")
+    checked = coerce_sample(sample)
+    plan = _PLANS.plan(metrics, parsed, registry or default_registry())
     return evaluate_with_plan(checked, plan)
+
+
+_DEFAULTS = EvaluateOptions()
+"""The options of a call that gives none (read, never changed)."""
+
+_PLANS = PlanMemo()
+"""The plan of the last :func:`evaluate` call, reused while nothing it depends on changed."""
 
 
 def evaluate_batch(

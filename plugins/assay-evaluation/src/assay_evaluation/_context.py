@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 __all__ = ["SampleContext"]
 
 T = TypeVar("T")
+_MISSING: Any = object()
 
 
 class SampleContext:
@@ -37,10 +38,9 @@ class SampleContext:
 
         :raises: whatever ``compute`` raises (nothing is cached then).
         """
-        try:
-            return self._memo[key]  # type: ignore[no-any-return]
-        except KeyError:
-            pass
+        found = self._memo.get(key, _MISSING)  # no KeyError raised on each key's first use
+        if found is not _MISSING:
+            return found  # type: ignore[no-any-return]
         with self._lock:
             if key not in self._memo:
                 self._memo[key] = compute()

@@ -73,6 +73,22 @@ class EvaluationPlan:
     judge: Any
     context_options: Mapping[str, Any]
     timestamp: str | None = None
+    order: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)
+    """The steps' metric ids, duplicates kept (every result's ``metric_order``)."""
+    directions: Mapping[str, bool] = attrs.field(init=False, eq=False, repr=False)
+    """Metric id -> higher is better, the last step of an id winning (copied per result)."""
+    weights: Mapping[str, float] = attrs.field(init=False, eq=False, repr=False)
+    """Metric id -> composite weight, the last step of an id winning."""
+    metrics: tuple[Any, ...] = attrs.field(init=False, eq=False, repr=False)
+    """The steps' metric objects."""
+
+    def __attrs_post_init__(self) -> None:
+        # what every sample's result repeats, worked out once per plan
+        object.__setattr__(self, "order", tuple(step.metric_id for step in self.steps))
+        directions = {step.metric_id: step.higher_is_better for step in self.steps}
+        object.__setattr__(self, "directions", directions)
+        object.__setattr__(self, "weights", {step.metric_id: step.weight for step in self.steps})
+        object.__setattr__(self, "metrics", tuple(step.metric for step in self.steps))
 
     @property
     def metric_ids(self) -> list[str]:

@@ -39,6 +39,8 @@ def coerce_sample(value: EvalSample | Mapping[str, Any], path: str = "sample") -
         ``INVALID_CONTEXTS`` when ``contexts`` is not a list of strings; ``INVALID_SAMPLE`` for
         anything else of the wrong type (the path names the field).
     """
+    if _already_coerced(value):
+        return value  # type: ignore[return-value]
     if isinstance(value, EvalSample):
         fields: Mapping[str, Any] = {
             "question": value.question if has_question(value) else None,
@@ -100,6 +102,25 @@ def coerce_sample(value: EvalSample | Mapping[str, Any], path: str = "sample") -
         ground_truth=ground_truth or None,
         id=None if sample_id is None else str(sample_id),
         metadata=metadata,
+    )
+
+
+def _already_coerced(value: Any) -> bool:
+    """Whether ``value`` is a sample :func:`coerce_sample` would rebuild into an equal one of
+    its own type (strings where strings belong, no empty ground truth, no integer id), so it
+    can be used as it is."""
+    kind = type(value)
+    if kind is not EvalSample and kind is not SampleWithoutQuestion:
+        return False
+    ground_truth, sample_id = value.ground_truth, value.id
+    return (
+        type(value.answer) is str
+        and type(value.question) is str
+        and (kind is EvalSample or not value.question)
+        and (ground_truth is None or (type(ground_truth) is str and ground_truth != ""))
+        and (sample_id is None or type(sample_id) is str)
+        and all(type(chunk) is str for chunk in value.contexts)
+        and isinstance(value.metadata, dict)
     )
 
 

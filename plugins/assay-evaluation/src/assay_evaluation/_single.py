@@ -83,16 +83,41 @@ def sample_passed(
 def cost_of(results: Sequence[MetricResult]) -> Cost:
     """Sum of the ``details["cost"]`` records (``llmCalls``, ``inputTokens``, ``outputTokens``,
     ``parseFailures``, ``cacheHits``) that judge-backed metrics report."""
+    costs = [
+        cost
+        for result in results
+        if (cost := result.details.get("cost")) is not None and isinstance(cost, Mapping)
+    ]
+    if not costs:
+        return _NO_COST  # heuristic metrics: no record to sum
     sums = [0] * len(_COST_KEYS)
-    for result in results:
-        cost = result.details.get("cost")
-        if isinstance(cost, Mapping):
-            for index, key in enumerate(_COST_KEYS):
-                sums[index] += int(cost.get(key) or 0)
+    for cost in costs:
+        for index, key in enumerate(_COST_KEYS):
+            sums[index] += int(cost.get(key) or 0)
     return Cost(*sums)
 
 
+_NO_COST = Cost()
+
+
 def _checked(raw: Any, step_id: str, threshold: float, higher_is_better: bool) -> MetricResult:
+    """``raw`` when it honours the result contract as it is (the common case, tested first),
+    else a copy with its NaN made undetermined, its id, threshold and pass set by the runner.
+
+    :raises AssayError: ``INVALID_METRIC_RESULT`` for something else than a MetricResult, or a
+        score outside [0, 1].
+    """
+    if type(raw) is MetricResult and raw.metric_id == step_id and raw.threshold == threshold:
+        score = raw.score
+        if score is None:
+            if raw.passed is None:
+                return raw
+        elif (
+            type(score) is float
+            and -SCORE_SLACK <= score <= 1 + SCORE_SLACK  # NaN fails this
+            and raw.passed is (score >= threshold if higher_is_better else score <= threshold)
+        ):
+            return raw
     if not isinstance(raw, MetricResult):
         raise AssayError(
             Code.INVALID_METRIC_RESULT,
@@ -147,8 +172,6 @@ def evaluate_with_plan(sample: EvalSample, plan: EvaluationPlan) -> EvalResult:
     """
     context = SampleContext(plan.context_options, plan.judge)
     metrics: dict[str, MetricResult] = {}
-    directions: dict[str, bool] = {}
-    weights: dict[str, float] = {}
     results: list[MetricResult] = []
     no_question = type(sample) is SampleWithoutQuestion
     for step in plan.steps:
@@ -168,14 +191,12 @@ def evaluate_with_plan(sample: EvalSample, plan: EvaluationPlan) -> EvalResult:
         result = _checked(raw, step.metric_id, step.threshold, step.higher_is_better)
         results.append(result)
         metrics[step.metric_id] = result
-        directions[step.metric_id] = step.higher_is_better
-        weights[step.metric_id] = step.weight
-    order = tuple(step.metric_id for step in plan.steps)
-    composite = composite_score(order, metrics, weights, directions)
+    directions = dict(plan.directions)  # each result owns its mapping
+    composite = composite_score(plan.order, metrics, plan.weights, directions)
     return EvalResult(
         sample=sample,
         metrics=metrics,
-        metric_order=order,
+        metric_order=plan.order,
         higher_is_better=directions,
         composite_score=composite,
         passed=sample_passed(metrics, composite, plan.composite_threshold),

@@ -49,7 +49,7 @@ class Cost:
         )
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)  # one per sample: a dict class is cheaper to build
 class EvalResult:
     """The evaluation of one sample.
 
