@@ -428,3 +428,17 @@ def test_the_lazily_fitted_name_table_finds_the_rival_of_fitting_every_name(
         _, other = table.entries[best[1]]
         assert rival == (best[0], answer_relation.Found(0, other.first, other.end))
         assert table.place_fit(found[0]) == fits[index]
+
+
+@pytest.mark.parametrize(
+    ("question", "passage", "name"),
+    [(THICKE_Q, THICKE, "Alan"), (THICKE_Q, THICKE, "Thicke"), (JENKINS_Q, JENKINS, "Jenkins")],
+)
+def test_the_best_place_of_a_name_is_found_without_fitting_every_place(
+    question: str, passage: str, name: str
+) -> None:
+    table = answer_relation._NameTable(question, (passage,))
+    info = text.text_info(passage)
+    places = [answer_relation.Found(0, i, i + 1) for i in info.positions[text.stem(name)]]
+    assert len(places) > 1
+    assert table.best_place_fit(places) == max(table.place_fit(place) for place in places)

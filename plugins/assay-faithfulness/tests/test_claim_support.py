@@ -1,12 +1,14 @@
 """claim_support: our own hallucination-detection metric, on made-up and on real (HaluEval) data."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 import assay
 import assay_faithfulness as af
+from assay_faithfulness import claim_support
 
 PASSAGE = (
     "The Oberoi family is an Indian family that is famous for its involvement in hotels, namely "
@@ -65,3 +67,21 @@ def test_separates_right_from_hallucinated_answers_on_real_rows() -> None:
         baseline_wins += 1.0 if r > w else 0.5 if r == w else 0.0
     assert wins / len(rows) > 0.95
     assert wins > baseline_wins
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Paris is the capital of France.",
+        "In 1889 the Eiffel Tower opened; it is 330 m tall.",
+        "snake_Case and _Leading words, a_B1 c, x2y and 3rd place",
+        "Ünder Über İstanbul 12ab ١٢ a²b",
+        "the 2010s and U.S. policy",
+        "",
+    ],
+)
+def test_key_terms_are_the_capitalised_words_and_numbers_of_the_claim(claim: str) -> None:
+    # the definition: a capitalised word that does not open the claim (nor follows "_"), or a
+    # word with a digit (one regex, tried at every position: the slower form of the scan)
+    definition = re.compile(r"(?<!^)\b[A-Z][^\W_]*|(?<![^\W_])[^\W_]*\d[^\W_]*")
+    assert claim_support._key_terms(claim) == definition.findall(claim)

@@ -236,7 +236,7 @@ class _Name(NamedTuple):
 
 class _ContextNames:
     """The names of one context with content words, and the :class:`_Site` of each on first
-    need (a question fits only the few names that could beat the best fit found)."""
+    need (a question fits only the names that could beat the best fit found)."""
 
     __slots__ = ("info", "names", "sites")
 
@@ -631,20 +631,18 @@ class _NameTable:
         whose bound (:meth:`_Reader.name_bounds`) reaches the best fit found."""
         if len(places) == 1:
             return self.place_fit(places[0])
-        bounds = [
-            self.readers[place.context].name_bounds(
-                [self.readers[place.context].info.sentence_of[place.first]]
-            )[0]
-            for place in places
-        ]
-        best: float | None = None
-        for index in sorted(range(len(places)), key=lambda i: -bounds[i]):
-            if best is not None and bounds[index] < best:
+
+        def bound(place: Found) -> float:
+            reader = self.readers[place.context]
+            return reader.name_bounds([reader.info.sentence_of[place.first]])[0]
+
+        bounds = [bound(place) for place in places]
+        order = sorted(range(len(places)), key=lambda i: -bounds[i])
+        best = self.place_fit(places[order[0]])
+        for index in order[1:]:
+            if bounds[index] < best:
                 break
-            fit = self.place_fit(places[index])
-            if best is None or fit > best:
-                best = fit
-        assert best is not None
+            best = max(best, self.place_fit(places[index]))
         return best
 
     def rival(self, answer: frozenset[str], found: Sequence[Found]) -> tuple[float, Found] | None:
