@@ -41,7 +41,7 @@ from assay_faithfulness.analysis import SampleAnalysis
 from assay_faithfulness.base import HeuristicMetric, Measured, Signal
 from assay_faithfulness.citations import blank_citations, citation_spans
 from assay_faithfulness.features import text_features
-from assay_faithfulness.inflection import stems
+from assay_faithfulness.inflection import STEMS_LIMIT, stems
 from assay_faithfulness.jsnumbers import to_fixed3
 from assay_faithfulness.options import HeuristicOptions
 from assay_faithfulness.text import JS_WHITESPACE, tokenize
@@ -224,14 +224,18 @@ class ClaimSupport(HeuristicMetric):
             claim_tokens = [tokenize(claim) for claim in claims]
             if not any(claim_tokens):
                 return Measured(None, "The answer has only citation markers, no claim to check.")
-        answer_tokens = stems([token for tokens in claim_tokens for token in tokens])
+        claim_stems = [stems(tokens) for tokens in claim_tokens]
+        answer_tokens = [token_stem for token_stems in claim_stems for token_stem in token_stems]
         index = _context_index(tuple(analysis.sample.contexts))
         supported_total = 0
         content_total = 0
         signals: list[Signal] = []
         claim_supports: list[float] = []
-        for i, (claim, tokens) in enumerate(zip(claims, claim_tokens, strict=True)):
-            content = stems([t for t in tokens if t not in FUNCTION_WORDS])
+        claimed = zip(claims, claim_tokens, claim_stems, strict=True)
+        for i, (claim, tokens, token_stems) in enumerate(claimed):
+            content = [
+                s for t, s in zip(tokens, token_stems, strict=True) if t not in FUNCTION_WORDS
+            ]
             best = max((sum(map(s.__contains__, content)) for s in index.sentence_sets), default=0)
             supported_total += best
             content_total += len(content)
@@ -259,7 +263,7 @@ class ClaimSupport(HeuristicMetric):
         token_support = supported_total / content_total if content_total else 1.0
         pairs = list(pairwise(answer_tokens))
         if pairs:
-            order_support = sum(p in index.pairs for p in pairs) / len(pairs)
+            order_support = sum(map(index.pairs.__contains__, pairs)) / len(pairs)
         else:
             order_support = sum(t in index.tokens for t in answer_tokens) / len(answer_tokens)
         score = TOKEN_WEIGHT * token_support + ORDER_WEIGHT * order_support
@@ -292,10 +296,23 @@ def _key_terms(claim: str) -> list[str]:
 def _missing_key_terms(claim: str, context_tokens: AbstractSet[str]) -> list[str]:
     """Capitalised words (not the claim's first) and numbers whose tokens no context has."""
     missing: list[str] = []
+    if len(_TERMS) > STEMS_LIMIT:
+        _TERMS.clear()
     for term in _key_terms(claim):
-        tokens = tokenize(term)
-        if tokens and not all(t in context_tokens for t in stems(tokens)):
-            word = " ".join(tokens)
-            if word not in missing:
-                missing.append(word)
+        word, term_stems = _TERMS[term]
+        if term_stems and not all(t in context_tokens for t in term_stems) and word not in missing:
+            missing.append(word)
     return missing
+
+
+class _TermCache(dict[str, tuple[str, tuple[str, ...]]]):
+    """Key term as written -> its tokens joined by spaces, and their stems; filled on first
+    sight of a term (names and numbers recur across answers)."""
+
+    def __missing__(self, term: str) -> tuple[str, tuple[str, ...]]:
+        tokens = tokenize(term)
+        value = self[term] = (" ".join(tokens), tuple(stems(tokens)))
+        return value
+
+
+_TERMS = _TermCache()
