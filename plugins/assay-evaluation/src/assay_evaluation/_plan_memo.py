@@ -15,20 +15,25 @@ from assay_evaluation._plan import LLM_METRIC_KIND, METRIC_SET_KIND, EvaluationP
 __all__ = ["PlanMemo"]
 
 _KINDS = ("metric", LLM_METRIC_KIND)
-"""What a plan of given metrics without a judge reads from a registry; a plan of the default
-metrics or a profile also reads the metric sets."""
+"""What a plan of given metrics without a judge reads from a registry."""
+
+_DEFAULT_KINDS = (*_KINDS, METRIC_SET_KIND)
+"""What a plan of the default metrics or of a profile reads."""
 
 _MEMBERS = operator.attrgetter("id", "default_threshold", "higher_is_better", "requires")
 """What a plan reads from a metric object."""
 
 
-def _same_metrics(given: Sequence[Any] | None, kept: tuple[Any, ...] | None) -> bool:
-    """Equal ids, and the very same Metric objects (another object may behave otherwise)."""
+def _same_metrics(
+    given: Sequence[Any] | None, kept: tuple[Any, ...] | None, kept_ids: bool
+) -> bool:
+    """Equal ids, and the very same Metric objects (another object may behave otherwise);
+    ``kept_ids``: ``kept`` holds ids only."""
     if given is None or kept is None:
         return given is kept
     if len(given) != len(kept):
         return False
-    if all(type(item) is str for item in kept):
+    if kept_ids:
         return tuple(given) == kept  # an object is never equal to an id
     return all(a is b or (type(a) is str and a == b) for a, b in zip(given, kept, strict=True))
 
@@ -36,8 +41,8 @@ def _same_metrics(given: Sequence[Any] | None, kept: tuple[Any, ...] | None) -> 
 def _registrations(registry: Registry, metrics: Sequence[Any] | None) -> tuple[int, ...]:
     """How many registrations of each kind the plan of ``metrics`` reads (a registry only
     ever grows)."""
-    kinds = _KINDS if metrics is not None else (*_KINDS, METRIC_SET_KIND)
-    return tuple(len(registry.items(kind)) for kind in kinds)
+    kinds = _KINDS if metrics is not None else _DEFAULT_KINDS
+    return tuple([len(registry.items(kind)) for kind in kinds])
 
 
 def _metric_members(plan: EvaluationPlan) -> list[tuple[Any, ...]]:
@@ -63,10 +68,10 @@ class PlanMemo:
             return resolve_plan(metrics, options, registry)
         last = self._last  # one read: another thread may replace it meanwhile
         if last is not None:
-            kept_metrics, kept_options, kept_registry, counts, members, plan = last
+            kept_metrics, kept_ids, kept_options, kept_registry, counts, members, plan = last
             if (
                 kept_registry is registry
-                and _same_metrics(metrics, kept_metrics)
+                and _same_metrics(metrics, kept_metrics, kept_ids)
                 and (kept_options is options or kept_options == options)
                 and _registrations(registry, metrics) == counts
                 and _metric_members(plan) == members
@@ -77,5 +82,6 @@ class PlanMemo:
         )  # before: a registration meanwhile is seen next time
         plan = resolve_plan(metrics, options, registry)
         kept = None if metrics is None else tuple(metrics)
-        self._last = (kept, options, registry, counts, _metric_members(plan), plan)
+        ids = kept is not None and all(type(item) is str for item in kept)
+        self._last = (kept, ids, options, registry, counts, _metric_members(plan), plan)
         return plan

@@ -10,7 +10,7 @@ from typing import IO
 
 from assay import AssayError, ErrorCode
 from assay_evaluation._types import EvalResult
-from assay_evaluation._wire import result_from_wire, result_to_wire
+from assay_evaluation._wire import result_from_wire, result_line
 
 __all__ = ["ResultStream", "iter_finished", "read_finished", "read_results"]
 
@@ -106,11 +106,7 @@ class ResultStream:
 
     def write(self, items: Iterable[tuple[str, EvalResult]]) -> None:
         """Append one line per ``(key, result)`` and make them durable."""
-        lines = [
-            json.dumps({"key": key, "result": result_to_wire(result)}, ensure_ascii=False) + "\n"
-            for key, result in items
-        ]
-        self.write_bytes("".join(lines).encode("utf-8"))
+        self.write_bytes("".join(result_line(k, r) for k, r in items).encode("utf-8"))
 
     def write_bytes(self, data: bytes) -> None:
         """Append lines already serialized and encoded as :meth:`write` would (a worker's

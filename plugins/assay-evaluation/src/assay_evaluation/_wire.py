@@ -7,6 +7,7 @@ line, so a stored result can be read back, resumed, replayed and compared.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,7 @@ __all__ = [
     "metric_result_from_wire",
     "metric_result_to_wire",
     "result_from_wire",
+    "result_line",
     "result_to_wire",
 ]
 
@@ -100,6 +102,16 @@ def result_to_wire(result: EvalResult) -> dict[str, Any]:
     if result.timestamp is not None:
         wire["timestamp"] = result.timestamp
     return wire
+
+
+_LINE_ENCODER = json.JSONEncoder(ensure_ascii=False, check_circular=False)
+"""``json.dumps(..., ensure_ascii=False)``'s encoder, made once; a result's wire form is a
+fresh tree, never circular, so the check (a dict entry per container) is left out."""
+
+
+def result_line(key: str, result: EvalResult) -> str:
+    """The streamed JSON Lines line of ``result``: ``{"key", "result"}`` and a newline."""
+    return _LINE_ENCODER.encode({"key": key, "result": result_to_wire(result)}) + "\n"
 
 
 def result_from_wire(wire: Mapping[str, Any], path: str = "result") -> EvalResult:

@@ -14,7 +14,6 @@ unpickled once per process (:class:`PlanBytes`).
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import pickle
 import time
@@ -30,7 +29,7 @@ from assay_evaluation._readers import parse_json
 from assay_evaluation._samples import coerce_sample
 from assay_evaluation._single import evaluate_with_plan
 from assay_evaluation._types import EvalResult
-from assay_evaluation._wire import result_to_wire
+from assay_evaluation._wire import result_line
 from assay_evaluation._workers import watch_parent
 
 __all__ = [
@@ -150,8 +149,7 @@ def run_chunk(work: WorkPlan, job: ChunkJob) -> ChunkOutcome:
         tally.add(offset, result)
         if work.write:
             key = resume_key(job.start + offset, sample.id)
-            wire = {"key": key, "result": result_to_wire(result)}
-            lines.append(json.dumps(wire, ensure_ascii=False) + "\n")
+            lines.append(result_line(key, result))
         if results is not None:
             results.append(result)
     data = "".join(lines).encode("utf-8")
