@@ -3,6 +3,7 @@ bit, and leave nothing behind."""
 
 import json
 import os
+import pickle
 import random
 import statistics
 import struct
@@ -73,13 +74,14 @@ def test_groups_larger_than_a_block_are_narrowed_digit_by_digit(temp_folder):
     assert bits(spilled.order_statistics()) == bits(order_statistics(array("d", values)))
 
 
-def test_a_column_reads_back_by_index_and_slice(temp_folder):
+def test_a_column_reads_back_by_index_slice_and_pickle(temp_folder):
     values = scores(random.Random(3), 100)
     spilled = column(values, 10)
     assert spilled[0] == values[0] and spilled[-1] == values[-1] and spilled[55] == values[55]
     assert list(spilled[10:20]) == values[10:20]
     with pytest.raises(IndexError):
         spilled[100]
+    assert pickle.loads(pickle.dumps(spilled)) == array("d", values)  # travels as an array
 
 
 def test_a_running_tally_that_spilled_equals_the_tally_of_every_result(temp_folder):

@@ -16,7 +16,7 @@ import weakref
 from array import array
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from typing import IO, overload
+from typing import IO, Any, overload
 
 __all__ = ["SPILL_AT", "ScoreColumn", "order_statistics"]
 
@@ -136,6 +136,10 @@ class ScoreColumn(Sequence[float]):
     def __iter__(self) -> Iterator[float]:
         for block in self.blocks():
             yield from block
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (and copied) as the array of its scores: a file does not travel."""
+        return array, ("d", b"".join(block.tobytes() for block in self.blocks()))
 
     @overload
     def __getitem__(self, index: int) -> float: ...
