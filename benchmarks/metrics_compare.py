@@ -24,6 +24,9 @@ Implementations:
        (0.1.0, the last commit before the move), then ``cd ../before && uv sync --all-packages
        --all-extras``; its compiled twins are used when built, and they then
        also built each MetricResult, which the new tree does in Python only);
+       Any other checkout compares the same way: ``--old-python`` names an interpreter at
+       ``<tree>/.venv/bin/python`` that imports it (a script that puts the checkout's ``src``
+       folders first on ``PYTHONPATH`` and runs this tree's interpreter will do);
   new  this tree, with whatever ``ASSAY_PURE_PYTHON`` says (compiled kernels by default);
   ts   ../shared/references/rag-eval-node-ts-0.3.2/dist, read in place, run by ``node``.
 
