@@ -27,12 +27,13 @@ def test_the_default_list_passes_the_cited_right_answers_and_fails_the_wrong_one
     ]
     results = dict(zip([row["id"] for row in rows], evaluate_batch(samples).results, strict=True))
     passing = {sample_id for sample_id, result in results.items() if result.passed}
-    # Right answers that still fail, and why: q3 "Mary Shelley wrote Frankenstein." turns the
-    # passage's passive ("written by ... Mary Shelley") around, and answer_support's word-order
-    # check finds 1 of its 3 word pairs in the passage; q7 says "keeps" for "stores" and adds
-    # "so it is reached faster", which no passage states.
-    assert passing == {"q1", "q2", "q4", "q6"}
+    # q3 "Mary Shelley wrote Frankenstein." turns the passage's passive ("written by ... Mary
+    # Shelley") around and passes: answer_support reads the other voice as the same order. The
+    # right answer that still fails, and why: q7 says "keeps" for "stores" and adds "so it is
+    # reached faster", which no passage states.
+    assert passing == {"q1", "q2", "q3", "q4", "q6"}
     assert not passing & WRONG
     q3 = results["q3"].metrics
     assert q3["claim_support"].passed is True
+    assert q3["answer_support"].passed is True
     assert "Unsupported" not in (q3["answer_support"].explanation or "")

@@ -54,10 +54,12 @@ from assay_faithfulness.answer_question import QuestionInfo, question_info
 from assay_faithfulness.answer_text import MONTHS, TextInfo, stem, text_info
 
 __all__ = [
+    "BY_MODIFIERS",
     "NAME_WEIGHTS",
     "NUMBER_WEIGHTS",
     "Found",
     "clear_relation_caches",
+    "heading_by",
     "is_year",
     "name_margin",
     "number_kind",
@@ -184,7 +186,7 @@ def _site(info: TextInfo, first: int, end: int, content: frozenset[str] | None =
         info.stems[first:end],
         content,
         info.layout.in_parentheses[first],
-        None if nationality else _heading_by(info, first),
+        None if nationality else heading_by(info, first),
         _quoted(info, first, end),
         nationality,
         _subject_copula(info, first, end),
@@ -204,7 +206,7 @@ def _place_kind(content: frozenset[str]) -> str:
     return ""
 
 
-def _heading_by(info: TextInfo, first: int) -> int | None:
+def heading_by(info: TextInfo, first: int) -> int | None:
     """The index of the "by" whose phrase the name at ``first`` heads: "by" then at most
     :data:`BY_MODIFIERS` lowercase words or nationality adjectives, in one clause ("written
     by English author Mary Shelley"); None when there is none."""

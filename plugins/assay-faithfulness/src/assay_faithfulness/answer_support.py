@@ -15,7 +15,11 @@ stem ("churros" = "churro", "based" = "base").
 1. ``tokens(c)``: the share of its content words found in the one context sentence holding the
    most of them (a fact is stated within one sentence); 1 when ``n = 0``.
 2. ``order(c)``: the share of its adjacent word pairs found adjacent in a context ("Brooks
-   Garth" is not "Garth Brooks"); for one word, whether a context has it; 1 without words.
+   Garth" is not "Garth Brooks"); for one word, whether a context has it; 1 without words. A
+   context sentence stating the claim in the other voice holds the pairs from the agent to
+   the patient ("Mary Shelley wrote Frankenstein" / "Frankenstein is an 1818 novel written by
+   English author Mary Shelley": the verb by stem, the agent heading the "by" phrase; see
+   :func:`_restated_pairs`).
 3. ``base(c) = TOKEN_WEIGHT * tokens(c) + ORDER_WEIGHT * order(c)``.
 4. Factors, each in ``[floor, 1]``, for what the question asks (:mod:`.answer_relation`,
    :mod:`.answer_polarity`):
@@ -74,8 +78,10 @@ from assay_faithfulness.answer_conflicts import clear_conflict_caches, find_conf
 from assay_faithfulness.answer_polarity import is_negated, yes_probability
 from assay_faithfulness.answer_question import AUXILIARIES, OPTION_WORDS, question_info
 from assay_faithfulness.answer_relation import (
+    BY_MODIFIERS,
     Found,
     clear_relation_caches,
+    heading_by,
     name_margin,
     number_kind,
     number_margin,
@@ -206,7 +212,7 @@ class _Analysis:
         content = [info.stems[i] for i in words if mask[i]]
         span, found = self._best_sentence(content)
         tokens = found / len(content) if content else 1.0
-        base = TOKEN_WEIGHT * tokens + ORDER_WEIGHT * self._order([info.stems[i] for i in words])
+        base = TOKEN_WEIGHT * tokens + ORDER_WEIGHT * self._order(words)
         unsupported: list[UnsupportedItem] = []
         factor = 1.0
         for item_factor, items in self._items(first, end):
@@ -284,13 +290,20 @@ class _Analysis:
         text = self.contexts[context_index][start:stop]
         return SupportSpan(context_index, start, stop, text), best_count
 
-    def _order(self, stems: list[str]) -> float:
-        if not stems:
+    def _order(self, words: range) -> float:
+        """The share of the adjacent word pairs of ``words`` that a context sentence holds,
+        counting those a restatement in the other voice covers (:func:`_restated_pairs`)."""
+        if not words:
             return 1.0
-        if len(stems) == 1:
-            return 1.0 if stems[0] in self.known else 0.0
-        pairs = list(pairwise(stems))
-        return sum(map(self.pairs.__contains__, pairs)) / len(pairs)
+        stems = self.info.stems
+        if len(words) == 1:
+            return 1.0 if stems[words[0]] in self.known else 0.0
+        pairs = list(pairwise(stems[words.start : words.stop]))
+        held = sum(map(self.pairs.__contains__, pairs))
+        if held < len(pairs):  # the rule costs nothing while every pair is held
+            restated = _restated_pairs(self.info, words, self.infos, self.pairs)
+            held += sum(1 for i in restated if (stems[i], stems[i + 1]) not in self.pairs)
+        return held / len(pairs)
 
     def _span_words(self, span: SupportSpan) -> tuple[str, ...]:
         context = self.infos[span.context_index]
@@ -440,6 +453,144 @@ def _near(info: TextInfo, index: int, step: int) -> list[str]:
                 break
         index += step
     return near
+
+
+def _restated_pairs(
+    info: TextInfo, words: range, contexts: Sequence[TextInfo], pairs: AbstractSet[tuple[str, str]]
+) -> set[int]:
+    """The words ``i`` of ``words`` whose pair with word ``i + 1`` a context states in the
+    other voice: the answer's "X wrote Y" where a context sentence says "Y ... written by X",
+    or its "Y was written by X" ("Y, written by X") where one says "X wrote Y".
+
+    The verb is one word of the answer, compared by stem ("wrote" / "written"); its agent X
+    is the run of content words before it (after its "by" in the passive), its patient Y the
+    run after it (before it in the passive), each skipping function words ("was", "the"). A
+    context sentence must hold the verb with both runs whole: in the passive, the agent heading
+    the verb's "by" phrase (:func:`~assay_faithfulness.answer_relation.heading_by`: "by English
+    author Mary Shelley", not "by Ben Karlin and directed by Fred Savage") and the patient
+    before the verb, at most :data:`VOICE_REACH` content words away ("Frankenstein is an 1818
+    novel written by"); in the active, the agent right before the verb (function words
+    between) and the patient after it, at most :data:`VOICE_REACH` content words away, both in
+    the verb's clause. Every pair from the end of the run before the answer's verb to the start
+    of the run after it is then credited. :meth:`_Analysis._order` asks only for a claim with
+    a pair no context holds, so a claim stated in order pays nothing for this.
+    """
+    stems, content = info.stems, info.content
+    first, end = words.start, words.stop
+    credited: set[int] = set()
+    for verb in range(first + 1, end - 1):
+        if not content[verb]:
+            continue
+        passive = stems[verb + 1] == "by"
+        if not passive and (stems[verb], "by") not in pairs:
+            continue  # the cheap test first: no context has this verb in the passive
+        before = _content_run(content, first, verb, -1)
+        after = _content_run(content, verb + 2 if passive else verb + 1, end, 1)
+        if before is None or after is None:
+            continue
+        agent, patient = (after, before) if passive else (before, after)
+        agent_stems = stems[agent[0] : agent[1]]
+        patient_stems = stems[patient[0] : patient[1]]
+        if any(
+            _states(context, stems[verb], agent_stems, patient_stems, not passive)
+            for context in contexts
+        ):
+            credited.update(range(before[1] - 1, after[0]))
+    return credited
+
+
+VOICE_REACH = 4
+"""How many content words may stand between the verb and a restated patient in the context:
+"Jaws is a 1975 American thriller film directed by" has four between "Jaws" and "directed"."""
+
+
+def _content_run(content: Sequence[bool], low: int, high: int, step: int) -> tuple[int, int] | None:
+    """``(start, end)`` of the run of content words among words ``low`` to ``high - 1`` that
+    is nearest to ``high`` (``step`` -1) or to ``low`` (``step`` 1), passing over function
+    words before it; None when there is none."""
+    indices = range(high - 1, low - 1, -1) if step < 0 else range(low, high)
+    start = next((i for i in indices if content[i]), None)
+    if start is None:
+        return None
+    stop = start
+    while low <= stop + step < high and content[stop + step]:
+        stop += step
+    return (stop, start + 1) if step < 0 else (start, stop + 1)
+
+
+def _states(
+    context: TextInfo,
+    verb: str,
+    agent: tuple[str, ...],
+    patient: tuple[str, ...],
+    passive: bool,
+) -> bool:
+    """Whether a sentence of ``context`` states ``agent`` ``verb`` ``patient`` in the passive
+    ("patient ... verb by agent") or, ``passive`` False, in the active ("agent verb patient"),
+    as :func:`_restated_pairs` describes."""
+    stems, sentence_of = context.stems, context.sentence_of
+    count = len(stems)
+    for place in context.positions.get(verb, ()):
+        by = (
+            place + 1 < count
+            and stems[place + 1] == "by"
+            and sentence_of[place + 1] == sentence_of[place]
+        )
+        if by != passive:
+            continue
+        if passive:
+            found = _heads_by(context, agent, place + 1) and _near_run(
+                context, patient, place, -1, False, VOICE_REACH
+            )
+        else:
+            found = _near_run(context, agent, place, -1, True, 0) and _near_run(
+                context, patient, place, 1, True, VOICE_REACH
+            )
+        if found:
+            return True
+    return False
+
+
+def _heads_by(context: TextInfo, run: tuple[str, ...], by: int) -> bool:
+    """Whether ``run`` heads the phrase of the "by" at word ``by`` of ``context``
+    (:func:`~assay_faithfulness.answer_relation.heading_by`: "by English author Mary Shelley",
+    not "by Johnnie To and starring Louis Koo")."""
+    stems = context.stems
+    size = len(run)
+    return any(
+        stems[first : first + size] == run and heading_by(context, first) == by
+        for first in context.positions.get(run[0], ())
+        if by < first <= by + BY_MODIFIERS + 1
+    )
+
+
+def _near_run(
+    context: TextInfo,
+    run: tuple[str, ...],
+    anchor: int,
+    step: int,
+    same_clause: bool,
+    reach: int,
+) -> bool:
+    """Whether ``run`` stands in ``context`` after (``step`` 1) or before (-1) word ``anchor``,
+    with at most ``reach`` content words between, within the anchor's sentence (and clause,
+    ``same_clause``)."""
+    stems, content = context.stems, context.content
+    size = len(run)
+    places = context.layout.clause_of if same_clause else context.sentence_of
+    place = places[anchor]
+    between = 0
+    index = anchor + step  # the run's nearest word
+    while 0 <= index < len(stems) and places[index] == place:
+        start = index if step > 0 else index - size + 1
+        if start >= 0 and stems[start : start + size] == run:
+            far = start + size - 1 if step > 0 else start
+            return places[far] == place
+        between += content[index]
+        if between > reach:
+            break
+        index += step
+    return False
 
 
 @lru_cache(maxsize=256)
