@@ -140,7 +140,9 @@ _DETERMINERS = frozenset(
         "kind",
     ]
 )
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+# ``\d\d*``, not ``\d+``: a pattern that opens on a lone class lets ``re`` skip ahead to the
+# next digit, which is faster on the many questions without one
+_NUMBER = re.compile(r"\d\d*(?:[.,]\d+)*")
 OPTION_WORDS = 6
 """A choice question's option has at most this many words."""
 _CHOICE = re.compile(r"(?:^|[\s,:])([^,:]+?)\s+or\s+([^,?]+?)\s*[,?]")
