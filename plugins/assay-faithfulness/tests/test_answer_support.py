@@ -409,15 +409,21 @@ def test_the_lazily_fitted_name_table_finds_the_rival_of_fitting_every_name(
 ) -> None:
     table = answer_relation._NameTable(question, (passage,))
     reader = answer_relation._readers(question, (passage,))[0]
-    fits = [reader.name_fit(site.first, site.end) for _, site in table.entries]
-    assert all(fit <= bound for fit, bound in zip(fits, table.bounds, strict=True))
-    for index, (_, site) in enumerate(table.entries):
-        answer = site.content
+    info = reader.info
+    asked = reader.asked.content
+    entries = [
+        (name, content)
+        for name in info.names
+        if not (content := info.content_stems(name.first, name.end)) <= asked
+    ]
+    fits = [reader.name_fit(name.first, name.end) for name, _ in entries]
+    bounds = reader.name_bounds([info.sentence_of[name.first] for name, _ in entries])
+    assert all(fit <= bound for fit, bound in zip(fits, bounds, strict=True))
+    for index, (site, answer) in enumerate(entries):
         eligible = [
             (fit, i)
-            for i, (fit, (_, other)) in enumerate(zip(fits, table.entries, strict=True))
-            if not other.content & answer
-            and not (other.first < site.end and site.first < other.end)
+            for i, (fit, (other, content)) in enumerate(zip(fits, entries, strict=True))
+            if not content & answer and not (other.first < site.end and site.first < other.end)
         ]
         found = [answer_relation.Found(0, site.first, site.end)]
         rival = table.rival(answer, found)
@@ -425,7 +431,7 @@ def test_the_lazily_fitted_name_table_finds_the_rival_of_fitting_every_name(
             assert rival is None
             continue
         best = max(eligible, key=lambda pair: pair[0])
-        _, other = table.entries[best[1]]
+        other, _ = entries[best[1]]
         assert rival == (best[0], answer_relation.Found(0, other.first, other.end))
         assert table.place_fit(found[0]) == fits[index]
 

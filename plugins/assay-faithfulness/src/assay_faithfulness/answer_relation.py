@@ -46,6 +46,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from itertools import compress
 from operator import mul
 from typing import NamedTuple
 
@@ -163,34 +164,26 @@ class _Site(NamedTuple):
     end: int
     sentence: int
     own: tuple[str, ...]
-    content: frozenset[str]
     parenthesised: bool
     by_at: int | None
     quoted: bool
     nationality: bool
     copula: int | None
-    place: str
 
 
-def _site(info: TextInfo, first: int, end: int, content: frozenset[str] | None = None) -> _Site:
-    """The :class:`_Site` of words ``first`` to ``end - 1`` of ``info`` (``content``: their
-    content stems, when known)."""
-    sentence = info.sentence_of[first]
+def _site(info: TextInfo, first: int, end: int) -> _Site:
+    """The :class:`_Site` of words ``first`` to ``end - 1`` of ``info``."""
     nationality = _is_nationality(info, first, end)
-    if content is None:
-        content = info.content_stems(first, end)
     return _Site(
         first,
         end,
-        sentence,
+        info.sentence_of[first],
         info.stems[first:end],
-        content,
         info.layout.in_parentheses[first],
         None if nationality else heading_by(info, first),
         _quoted(info, first, end),
         nationality,
         _subject_copula(info, first, end),
-        _place_kind(content),
     )
 
 
@@ -226,45 +219,11 @@ def heading_by(info: TextInfo, first: int) -> int | None:
     return None
 
 
-class _Name(NamedTuple):
-    """A name of a context with content words: words ``first`` to ``end - 1`` of sentence
-    ``sentence``, and the stems of its content words."""
-
-    first: int
-    end: int
-    sentence: int
-    content: frozenset[str]
-
-
-class _ContextNames:
-    """The names of one context with content words, and the :class:`_Site` of each on first
-    need (a question fits only the names that could beat the best fit found)."""
-
-    __slots__ = ("info", "names", "sites")
-
-    def __init__(self, context: str) -> None:
-        self.info = info = text_info(context)
-        sentence_of = info.sentence_of
-        names = [
-            _Name(name.first, name.end, sentence_of[name.first], content)
-            for name in info.names
-            if (content := info.content_stems(name.first, name.end))
-        ]
-        self.names = names
-        self.sites: dict[int, _Site] = {}
-
-    def site(self, name: _Name) -> _Site:
-        """The :class:`_Site` of ``name`` (memoized)."""
-        site = self.sites.get(name.first)
-        if site is None:
-            site = self.sites[name.first] = _site(self.info, name.first, name.end, name.content)
-        return site
-
-
 @lru_cache(maxsize=4096)
-def _name_sites(context: str) -> _ContextNames:
-    """The :class:`_ContextNames` of a context (memoized by text)."""
-    return _ContextNames(context)
+def _context_sites(context: str) -> dict[tuple[int, int], _Site]:
+    """``(first, end)`` -> the :class:`_Site` of words ``first`` to ``end - 1`` of a context,
+    filled on first need (memoized by text: a passage recurs across questions)."""
+    return {}
 
 
 class _Reader:
@@ -361,12 +320,12 @@ class _Reader:
     def name_fit(self, first: int, end: int) -> float:
         """The fit of the name at words ``first`` to ``end - 1``."""
         site = _site(self.info, first, end)
-        return _name_fit(self.name_slot(site), self.name_vectors([site])[0])
+        return _name_fit(self.name_slot(site), self.name_vector(site))
 
     def name_features(self, first: int, end: int) -> dict[str, float]:
         """The features of the name at words ``first`` to ``end - 1`` (module docstring)."""
         site = _site(self.info, first, end)
-        vector = (self.name_slot(site), *self.name_vectors([site])[0][1:])
+        vector = (self.name_slot(site), *self.name_vector(site)[1:])
         return dict(zip(NAME_WEIGHTS, vector, strict=True))
 
     def name_slot(self, site: _Site) -> float:
@@ -405,52 +364,49 @@ class _Reader:
             for sentence in sentences
         ]
 
-    def name_vectors(self, sites: Sequence[_Site]) -> list[tuple[float, ...]]:
-        """The features of each name, in the order of :data:`NAME_WEIGHTS`, with ``slot`` at
-        its bound (:attr:`slot_bound`): the one feature that costs a walk over the sentence."""
-        info = self.info
-        by_person, work, asks_nationality = self.by_person, self.work, self.asks_nationality
-        options = self.asked.options
-        kinds_of, focus_of, place_asks = self.kinds, self.focus, self.place_asks
-        vectors: list[tuple[float, ...]] = []
-        bounds = self.slot_bound
-        for site in sites:
-            first, end, sentence, copula = site.first, site.end, site.sentence, site.copula
-            kinds = kinds_of.get(sentence)
-            typed = described = False
-            if kinds:
-                typed = _within(kinds, first, end, TYPE_REACH)
-                described = copula is not None and _in_predicate(info, copula, kinds)
-            focus = focus_of.get(sentence)
-            by_at = site.by_at
-            focused = focus is not None and (
-                _within(focus, first, end, FOCUS_REACH)
-                or (by_at is not None and _within(focus, by_at, by_at + 1, FOCUS_REACH))
-            )
-            nationality = site.nationality
-            if nationality and not asks_nationality:
-                # an adjective ("English author") relates to nothing itself: the name it
-                # modifies takes the focus
-                focused = False
-            option = 0.0
+    def name_vector(self, site: _Site) -> tuple[float, ...]:
+        """The features of the name at ``site``, in the order of :data:`NAME_WEIGHTS`, with
+        ``slot`` at its bound (:attr:`slot_bound`): the one feature that costs a walk over the
+        sentence."""
+        first, end, sentence, copula = site.first, site.end, site.sentence, site.copula
+        kinds = self.kinds.get(sentence)
+        typed = described = False
+        if kinds:
+            typed = _within(kinds, first, end, TYPE_REACH)
+            described = copula is not None and _in_predicate(self.info, copula, kinds)
+        focus = self.focus.get(sentence)
+        by_at = site.by_at
+        focused = focus is not None and (
+            _within(focus, first, end, FOCUS_REACH)
+            or (by_at is not None and _within(focus, by_at, by_at + 1, FOCUS_REACH))
+        )
+        nationality = site.nationality
+        asks_nationality = self.asks_nationality
+        if nationality and not asks_nationality:
+            # an adjective ("English author") relates to nothing itself: the name it modifies
+            # takes the focus
+            focused = False
+        option = place = 0.0
+        options, place_asks = self.asked.options, self.place_asks
+        if options or place_asks:
+            content = self.info.content_stems(first, end)
             if options:
-                option = 1.0 if any(site.content & choice for choice in options) else -1.0
-            vectors.append(
-                (
-                    bounds.get(sentence, 0.0),
-                    1.0 if site.parenthesised else 0.0,
-                    1.0 if typed else 0.0,
-                    1.0 if described else 0.0,
-                    1.0 if focused else 0.0,
-                    1.0 if by_at is not None and by_person else 0.0,
-                    1.0 if site.quoted and work else 0.0,
-                    1.0 if nationality and asks_nationality else 0.0,
-                    1.0 if nationality and not asks_nationality else 0.0,
-                    option,
-                    1.0 if site.place in place_asks else 0.0,
-                )
-            )
-        return vectors
+                option = 1.0 if any(content & choice for choice in options) else -1.0
+            if place_asks and _place_kind(content) in place_asks:
+                place = 1.0
+        return (
+            self.slot_bound.get(sentence, 0.0),
+            1.0 if site.parenthesised else 0.0,
+            1.0 if typed else 0.0,
+            1.0 if described else 0.0,
+            1.0 if focused else 0.0,
+            1.0 if by_at is not None and self.by_person else 0.0,
+            1.0 if site.quoted and self.work else 0.0,
+            1.0 if nationality and asks_nationality else 0.0,
+            1.0 if nationality and not asks_nationality else 0.0,
+            option,
+            place,
+        )
 
     def number_fit(self, first: int, end: int, role: str) -> float:
         """The fit of the number at words ``first`` to ``end - 1`` with life-span ``role``."""
@@ -574,59 +530,65 @@ another order, and may differ in their last bits."""
 
 
 class _NameTable:
-    """The names of the contexts that do not merely repeat the question, each fitted on first
-    need. Every name has a *bound* of its fit from its sentence alone
-    (:meth:`_Reader.name_bounds`), and a fitted name a second, tighter one: its fit with
-    ``slot`` at its sentence's bound (:attr:`_Reader.slot_bound`). So the best fit among some
-    names is found without fitting the names whose bound is below the best fit found: the
-    result is the one of fitting every name, at a fraction of the cost."""
+    """The names of the contexts, each fitted on first need. The names of one sentence share a
+    *bound* of their fit (:meth:`_Reader.name_bounds`), and a fitted name has a second,
+    tighter one: its fit with ``slot`` at its sentence's bound (:attr:`_Reader.slot_bound`).
+    So the best fit among some names is found without reading the names whose bound is below
+    the best fit found: the result is the one of fitting every name, at a fraction of the
+    cost."""
 
-    __slots__ = ("bounds", "entries", "fits", "names", "order", "places", "readers", "vectors")
+    __slots__ = ("fits", "readers", "sentences", "sites", "vectors")
 
     def __init__(self, question: str, contexts: tuple[str, ...]) -> None:
         self.readers = readers = _readers(question, contexts)
-        self.names = [_name_sites(context) for context in contexts]
-        self.entries: list[tuple[int, _Name]] = []
-        self.bounds: list[float] = []
-        for index, reader in enumerate(readers):
-            asked = reader.asked.content
-            names = [n for n in self.names[index].names if not n.content <= asked]
-            self.entries += [(index, name) for name in names]
-            self.bounds += reader.name_bounds(name.sentence for name in names)
-        bounds = self.bounds
-        self.order = sorted(range(len(bounds)), key=lambda i: -bounds[i])
-        self.places = {(c, name.first, name.end): i for i, (c, name) in enumerate(self.entries)}
-        self.vectors: dict[int, tuple[float, ...]] = {}
-        self.fits: dict[int, float] = {}
+        self.sites = [_context_sites(context) for context in contexts]
+        # (bound, context, first name, end name): the names of one sentence, by bound, best
+        # first (sorted stably: among equal bounds, in text order)
+        sentences: list[tuple[float, int, int, int]] = []
+        for context, reader in enumerate(readers):
+            names = reader.info.names
+            sentence_of = reader.info.sentence_of
+            runs: list[tuple[int, int, int]] = []
+            low = 0
+            for index in range(1, len(names) + 1):
+                sentence = sentence_of[names[low].first]
+                if index == len(names) or sentence_of[names[index].first] != sentence:
+                    runs.append((sentence, low, index))
+                    low = index
+            bounds = reader.name_bounds([sentence for sentence, _, _ in runs])
+            sentences += [
+                (bound, context, low, high)
+                for bound, (_, low, high) in zip(bounds, runs, strict=True)
+            ]
+        sentences.sort(key=_by_bound)
+        self.sentences = sentences
+        self.vectors: dict[Found, tuple[float, ...]] = {}
+        self.fits: dict[Found, float] = {}
 
-    def _site(self, index: int) -> _Site:
-        context, name = self.entries[index]
-        return self.names[context].site(name)
+    def _site(self, place: Found) -> _Site:
+        sites = self.sites[place.context]
+        site = sites.get((place.first, place.end))
+        if site is None:
+            info = self.readers[place.context].info
+            site = sites[place.first, place.end] = _site(info, place.first, place.end)
+        return site
 
-    def vector(self, index: int) -> tuple[float, ...]:
-        """The features of name ``index`` with ``slot`` at its bound (memoized)."""
-        vector = self.vectors.get(index)
+    def vector(self, place: Found) -> tuple[float, ...]:
+        """The features of the name at ``place`` with ``slot`` at its bound (memoized)."""
+        vector = self.vectors.get(place)
         if vector is None:
-            context = self.entries[index][0]
-            site = self._site(index)
-            vector = self.vectors[index] = self.readers[context].name_vectors([site])[0]
+            reader = self.readers[place.context]
+            vector = self.vectors[place] = reader.name_vector(self._site(place))
         return vector
 
-    def fit(self, index: int) -> float:
-        """The fit of name ``index`` (memoized)."""
-        fit = self.fits.get(index)
-        if fit is None:
-            context = self.entries[index][0]
-            slot = self.readers[context].name_slot(self._site(index))
-            fit = self.fits[index] = _name_fit(slot, self.vector(index))
-        return fit
-
     def place_fit(self, place: Found) -> float:
-        """The fit of the name at ``place`` (one of the table's, or any run of words)."""
-        index = self.places.get(place)
-        if index is None:
-            return self.readers[place.context].name_fit(place.first, place.end)
-        return self.fit(index)
+        """The fit of the name at ``place`` (a name of the contexts, or any run of words;
+        memoized)."""
+        fit = self.fits.get(place)
+        if fit is None:
+            slot = self.readers[place.context].name_slot(self._site(place))
+            fit = self.fits[place] = _name_fit(slot, self.vector(place))
+        return fit
 
     def best_place_fit(self, places: Sequence[Found]) -> float:
         """The best :meth:`place_fit` of ``places`` (at least one), fitting only the places
@@ -648,31 +610,43 @@ class _NameTable:
         return best
 
     def rival(self, answer: frozenset[str], found: Sequence[Found]) -> tuple[float, Found] | None:
-        """The best fit of a name sharing no stem of ``answer`` and overlapping no place of
-        ``found`` (the first in text order among equal fits), with its place; None if none."""
-        best = -1
+        """The best fit of a name with content words, not all of them the question's, sharing
+        no stem of ``answer`` and overlapping no place of ``found`` (the first in text order
+        among equal fits), with its place; None if none."""
+        best: Found | None = None
         best_fit = 0.0
-        bounds = self.bounds
         weights = _NAME_WEIGHT_LIST
-        for index in self.order:
-            if best >= 0 and bounds[index] < best_fit:
+        fits = self.fits
+        for bound, context, low, high in self.sentences:
+            if best is not None and bound < best_fit:
                 break
-            context, name = self.entries[index]
-            if not name.content.isdisjoint(answer) or _overlaps(
-                context, name.first, name.end, found
-            ):
-                continue
-            if best >= 0 and index not in self.fits:
-                tighter = sum(map(mul, weights, self.vector(index))) + _BOUND_SLACK
-                if tighter < best_fit:
+            reader = self.readers[context]
+            info = reader.info
+            asked = reader.asked.content
+            stems, mask = info.stems, info.content
+            overlapped = [(f.first, f.end) for f in found if f.context == context]
+            for name in info.names[low:high]:
+                first, end = name.first, name.end
+                content = frozenset(compress(stems[first:end], mask[first:end]))
+                if content <= asked or not content.isdisjoint(answer):
                     continue
-            fit = self.fit(index)
-            if best < 0 or fit > best_fit or (fit == best_fit and index < best):
-                best, best_fit = index, fit
-        if best < 0:
+                if overlapped and any(a < end and first < b for a, b in overlapped):
+                    continue
+                place = Found(context, first, end)
+                if best is not None and place not in fits:
+                    tighter = sum(map(mul, weights, self.vector(place))) + _BOUND_SLACK
+                    if tighter < best_fit:
+                        continue
+                fit = self.place_fit(place)
+                if best is None or fit > best_fit or (fit == best_fit and place < best):
+                    best, best_fit = place, fit
+        if best is None:
             return None
-        context, name = self.entries[best]
-        return best_fit, Found(context, name.first, name.end)
+        return best_fit, best
+
+
+def _by_bound(sentence: tuple[float, int, int, int]) -> float:
+    return -sentence[0]
 
 
 @lru_cache(maxsize=256)
@@ -796,5 +770,5 @@ def number_margin(
 
 def clear_relation_caches() -> None:
     """Forget the memoized names, readers and tables of every question and context."""
-    for cache in (_name_sites, _readers, _name_table, _number_table):
+    for cache in (_context_sites, _readers, _name_table, _number_table):
         cache.cache_clear()
