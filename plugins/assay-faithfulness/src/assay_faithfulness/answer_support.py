@@ -69,7 +69,6 @@ import math
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
-from itertools import pairwise
 from typing import Any, Literal
 
 import assay
@@ -187,7 +186,7 @@ class _Analysis:
         self.info = info
         self.contexts = contexts
         self.infos = [text_info(context) for context in contexts]
-        self.known, self.pairs = _held_by_any(contexts)
+        self.known = _held_by_any(contexts)
         self.answer_content = info.content_stems()
         # the answer's words that stand in its names and numbers
         spans = [*info.names, *((n.first, n.end) for n in info.numbers)]
@@ -298,12 +297,12 @@ class _Analysis:
         stems = self.info.stems
         if len(words) == 1:
             return 1.0 if stems[words[0]] in self.known else 0.0
-        pairs = list(pairwise(stems[words.start : words.stop]))
-        held = sum(map(self.pairs.__contains__, pairs))
-        if held < len(pairs):  # the rule costs nothing while every pair is held
-            restated = _restated_pairs(self.info, words, self.infos, self.pairs)
-            held += sum(1 for i in restated if (stems[i], stems[i + 1]) not in self.pairs)
-        return held / len(pairs)
+        held = _adjacent_in(self.infos, stems[words.start : words.stop])
+        count = held.count(True)
+        if count < len(held):  # the rule costs nothing while every pair is held
+            restated = _restated_pairs(self.info, words, self.infos)
+            count += sum(1 for i in restated if not held[i - words.start])
+        return count / len(held)
 
     def _span_words(self, span: SupportSpan) -> tuple[str, ...]:
         context = self.infos[span.context_index]
@@ -455,9 +454,7 @@ def _near(info: TextInfo, index: int, step: int) -> list[str]:
     return near
 
 
-def _restated_pairs(
-    info: TextInfo, words: range, contexts: Sequence[TextInfo], pairs: AbstractSet[tuple[str, str]]
-) -> set[int]:
+def _restated_pairs(info: TextInfo, words: range, contexts: Sequence[TextInfo]) -> set[int]:
     """The words ``i`` of ``words`` whose pair with word ``i + 1`` a context states in the
     other voice: the answer's "X wrote Y" where a context sentence says "Y ... written by X",
     or its "Y was written by X" ("Y, written by X") where one says "X wrote Y".
@@ -482,7 +479,7 @@ def _restated_pairs(
         if not content[verb]:
             continue
         passive = stems[verb + 1] == "by"
-        if not passive and (stems[verb], "by") not in pairs:
+        if not passive and not _adjacent_in(contexts, (stems[verb], "by"))[0]:
             continue  # the cheap test first: no context has this verb in the passive
         before = _content_run(content, first, verb, -1)
         after = _content_run(content, verb + 2 if passive else verb + 1, end, 1)
@@ -594,16 +591,37 @@ def _near_run(
 
 
 @lru_cache(maxsize=256)
-def _held_by_any(
-    contexts: tuple[str, ...],
-) -> tuple[AbstractSet[str], AbstractSet[tuple[str, str]]]:
-    """Every stem of the contexts, and every two adjacent stems of one of their sentences
-    (memoized: the answers to one question, and both metrics of a sample, share them)."""
+def _held_by_any(contexts: tuple[str, ...]) -> AbstractSet[str]:
+    """Every stem of the contexts (memoized: the answers to one question, and both metrics
+    of a sample, share them)."""
     infos = [text_info(context) for context in contexts]
     if len(infos) == 1:
-        return infos[0].positions.keys(), infos[0].pairs
-    stems = frozenset().union(*(info.positions for info in infos))
-    return stems, frozenset().union(*(info.pairs for info in infos))
+        return infos[0].positions.keys()
+    return frozenset().union(*(info.positions for info in infos))
+
+
+def _adjacent_in(contexts: Sequence[TextInfo], words: Sequence[str]) -> list[bool]:
+    """For each two adjacent stems of ``words``, whether a context has a word with the first
+    followed, in its sentence, by one with the second: looked up from the places of the
+    first, so that an answer's few pairs cost no table of every pair of the contexts."""
+    held = [False] * (len(words) - 1)
+    for context in contexts:
+        positions, stems, sentence_of = context.positions, context.stems, context.sentence_of
+        last = len(stems) - 1
+        for pair, first in enumerate(words[:-1]):
+            places = positions.get(first)
+            if places is None or held[pair]:
+                continue
+            second = words[pair + 1]
+            for index in places:
+                if (
+                    index < last
+                    and stems[index + 1] == second
+                    and sentence_of[index + 1] == sentence_of[index]
+                ):
+                    held[pair] = True
+                    break
+    return held
 
 
 def _count_by_sentence(words: list[str], holding: dict[str, tuple[int, ...]]) -> dict[int, int]:
