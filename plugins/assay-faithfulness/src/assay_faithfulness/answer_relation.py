@@ -219,13 +219,6 @@ def heading_by(info: TextInfo, first: int) -> int | None:
     return None
 
 
-@lru_cache(maxsize=4096)
-def _context_sites(context: str) -> dict[tuple[int, int], _Site]:
-    """``(first, end)`` -> the :class:`_Site` of words ``first`` to ``end - 1`` of a context,
-    filled on first need (memoized by text: a passage recurs across questions)."""
-    return {}
-
-
 class _Reader:
     """One question read against one context: where the question's words stand there."""
 
@@ -541,7 +534,6 @@ class _NameTable:
 
     def __init__(self, question: str, contexts: tuple[str, ...]) -> None:
         self.readers = readers = _readers(question, contexts)
-        self.sites = [_context_sites(context) for context in contexts]
         # (bound, context, first name, end name): the names of one sentence, by bound, best
         # first (sorted stably: among equal bounds, in text order)
         sentences: list[tuple[float, int, int, int]] = []
@@ -562,15 +554,17 @@ class _NameTable:
             ]
         sentences.sort(key=_by_bound)
         self.sentences = sentences
+        self.sites: dict[Found, _Site] = {}
         self.vectors: dict[Found, tuple[float, ...]] = {}
         self.fits: dict[Found, float] = {}
 
     def _site(self, place: Found) -> _Site:
-        sites = self.sites[place.context]
-        site = sites.get((place.first, place.end))
+        """The :class:`_Site` of ``place`` (memoized with the table, not with the context: a
+        table is dropped with its question, and what it held with it)."""
+        site = self.sites.get(place)
         if site is None:
             info = self.readers[place.context].info
-            site = sites[place.first, place.end] = _site(info, place.first, place.end)
+            site = self.sites[place] = _site(info, place.first, place.end)
         return site
 
     def vector(self, place: Found) -> tuple[float, ...]:
@@ -770,5 +764,5 @@ def number_margin(
 
 def clear_relation_caches() -> None:
     """Forget the memoized names, readers and tables of every question and context."""
-    for cache in (_context_sites, _readers, _name_table, _number_table):
+    for cache in (_readers, _name_table, _number_table):
         cache.cache_clear()
