@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import compress
 
@@ -189,11 +190,11 @@ class QuestionInfo:
             if distance < distances.get(word_stem, distance + 1):
                 distances[word_stem] = distance
         self.slot_distance = distances
-        self.type_words = frozenset(_type_words(lowered, info, slot))
-        self.focus = frozenset(_focus_words(lowered, info, slot))
+        self.type_words = frozenset(_type_words(lowered, mask, word_stems, slot))
+        self.focus = frozenset(_focus_words(lowered, mask, word_stems, slot))
         self.expects = _expects(lowered, slot, self.type_words)
         self.options = _options(stripped) if self.expects != "yes-no" and " or " in stripped else ()
-        self.numbers = frozenset(number_value(n) for n in _NUMBER.findall(question))
+        self.numbers = frozenset([number_value(n) for n in _NUMBER.findall(question)])
 
 
 def _slot(lowered: list[str]) -> int:
@@ -208,7 +209,9 @@ def _slot(lowered: list[str]) -> int:
     return len(lowered)
 
 
-def _type_words(lowered: list[str], info: TextInfo, slot: int) -> list[str]:
+def _type_words(
+    lowered: list[str], content: Sequence[bool], stems: Sequence[str], slot: int
+) -> list[str]:
     found: list[str] = []
     starts = []
     if slot < len(lowered) and lowered[slot] in ("what", "which", "whose"):
@@ -224,35 +227,37 @@ def _type_words(lowered: list[str], info: TextInfo, slot: int) -> list[str]:
         while (
             index < len(lowered)
             and len(found) < 3
-            and info.content[index]
+            and content[index]
             and lowered[index] not in AUXILIARIES
         ):
-            found.append(info.stems[index])
+            found.append(stems[index])
             index += 1
     return found
 
 
-def _focus_words(lowered: list[str], info: TextInfo, slot: int) -> list[str]:
+def _focus_words(
+    lowered: list[str], content: Sequence[bool], stems: Sequence[str], slot: int
+) -> list[str]:
     found: list[str] = []
     if slot >= len(lowered):
         return found
     if lowered[slot] in ("who", "whom"):
         index = slot + 1
-        while index < len(lowered) and len(found) < 2 and info.content[index]:
-            found.append(info.stems[index])
+        while index < len(lowered) and len(found) < 2 and content[index]:
+            found.append(stems[index])
             index += 1
     last = len(lowered) - 1
     if slot >= last - 1:
         index = slot - 1
-        while index >= 0 and not info.content[index]:
+        while index >= 0 and not content[index]:
             index -= 1
         if index >= 0:
-            found.append(info.stems[index])
+            found.append(stems[index])
     return found
 
 
 def _expects(lowered: list[str], slot: int, type_words: frozenset[str]) -> str:
-    if slot == len(lowered) and any(word in AUXILIARIES for word in lowered):
+    if slot == len(lowered) and not AUXILIARIES.isdisjoint(lowered):
         return "yes-no"
     wh = lowered[slot] if slot < len(lowered) else ""
     after = lowered[slot + 1] if slot + 1 < len(lowered) else ""

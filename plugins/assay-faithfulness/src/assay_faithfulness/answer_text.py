@@ -389,6 +389,7 @@ class TextInfo:
         gaps: ``gaps[i]``, the text between word ``i - 1`` (or the start) and word ``i``.
         offsets: the character offset of each word.
         stems: the stem of each word.
+        content: for each word, whether it is a content word (:func:`is_content`).
         sentence_of: the sentence index of each word.
         sentence_starts: the index of each sentence's first word, then the word count.
         sentence_stems: the set of stems of each sentence.
@@ -396,7 +397,6 @@ class TextInfo:
     """
 
     __slots__ = (
-        "_content",
         "_holding",
         "_layout",
         "_names",
@@ -404,6 +404,7 @@ class TextInfo:
         "_pairs",
         "_positions",
         "_sentence_stems",
+        "content",
         "gaps",
         "offsets",
         "raw",
@@ -437,13 +438,16 @@ class TextInfo:
                 sentence_of += [index] * (starts[index + 1] - starts[index])
             self.sentence_of = tuple(sentence_of)
         self.stems = tuple(stems(raw))
+        if len(_CONTENT) > _STEMS_LIMIT:
+            _CONTENT.clear()
+        # every reader needs it, and a plain attribute is cheaper to read than a property
+        self.content = tuple(map(_CONTENT.__getitem__, raw))
         self._sentence_stems: list[frozenset[str]] | None = None
         self._pairs: frozenset[tuple[str, str]] | None = None
         self._positions: dict[str, tuple[int, ...]] | None = None
         self._holding: dict[str, tuple[int, ...]] | None = None
         self._names: list[Name] | None = None
         self._numbers: list[Number] | None = None
-        self._content: tuple[bool, ...] | None = None
         self._layout: Layout | None = None
 
     @property
@@ -514,15 +518,6 @@ class TextInfo:
         """Whether a word with stem ``first`` is followed, in its sentence, by one with stem
         ``second``."""
         return (first, second) in self.pairs
-
-    @property
-    def content(self) -> tuple[bool, ...]:
-        """For each word, whether it is a content word (:func:`is_content`)."""
-        if self._content is None:
-            if len(_CONTENT) > _STEMS_LIMIT:
-                _CONTENT.clear()
-            self._content = tuple(map(_CONTENT.__getitem__, self.raw))
-        return self._content
 
     def content_stems(self, first: int = 0, end: int | None = None) -> frozenset[str]:
         """The stems of the content words among words ``first`` to ``end - 1``."""
