@@ -85,6 +85,9 @@ NAME_WEIGHTS = {
 NUMBER_WEIGHTS = {"slot": 2.04, "focus": 1.16, "sentence": -0.15}
 """Feature weights of a number's fit."""
 _NAME_WEIGHT_LIST = list(NAME_WEIGHTS.values())
+_SLOT = NAME_WEIGHTS["slot"]
+_TYPED = abs(NAME_WEIGHTS["type"]) + abs(NAME_WEIGHTS["type-subject"])
+_FOCUSED = abs(NAME_WEIGHTS["focus"])
 _NUMBER_WEIGHT_LIST = list(NUMBER_WEIGHTS.values())
 
 SLOT_REACH = 1.0
@@ -223,6 +226,7 @@ class _Reader:
     """One question read against one context: where the question's words stand there."""
 
     __slots__ = (
+        "anywhere",
         "asked",
         "asks_nationality",
         "by_person",
@@ -275,7 +279,25 @@ class _Reader:
         self.by_person = asked.expects == "person"
         self.work = bool(asked.type_words & WORK_WORDS)
         self.asks_nationality = asked.expects == "nationality"
-        self.place_asks = {kind for kind in _PLACE_ASKS if _PLACE_ASKS[kind] & asked.type_words}
+        type_words = asked.type_words
+        self.place_asks = (
+            {kind for kind, stems in _PLACE_ASKS.items() if stems & type_words}
+            if type_words
+            else set()
+        )
+        # the most that the features a name of any sentence may have add (:meth:`name_bounds`)
+        possible = (
+            ("by-person", self.by_person),
+            ("quoted-work", self.work),
+            ("nationality", self.asks_nationality),
+            ("option", bool(asked.options)),
+            ("place", bool(self.place_asks)),
+        )
+        anywhere = 0.0
+        for feature, counts in possible:
+            if counts:
+                anywhere += abs(NAME_WEIGHTS[feature])
+        self.anywhere = anywhere
 
     def _distances(
         self, first: int, end: int, own: tuple[str, ...], copula: int | None, role: str = ""
@@ -332,21 +354,7 @@ class _Reader:
         """An upper bound of the fit of a name in each of ``sentences``, from its sentence
         alone: ``slot`` at its bound, and every other feature the question could make count
         for a name of that sentence at its most."""
-        weights = NAME_WEIGHTS
-        anywhere = sum(
-            abs(weights[feature])
-            for feature, possible in (
-                ("by-person", self.by_person),
-                ("quoted-work", self.work),
-                ("nationality", self.asks_nationality),
-                ("option", bool(self.asked.options)),
-                ("place", bool(self.place_asks)),
-            )
-            if possible
-        )
-        typed = abs(weights["type"]) + abs(weights["type-subject"])
-        focused = abs(weights["focus"])
-        slot = weights["slot"]
+        anywhere, slot, typed, focused = self.anywhere, _SLOT, _TYPED, _FOCUSED
         bounds, kinds, focus = self.slot_bound, self.kinds, self.focus
         return [
             slot * bounds.get(sentence, 0.0)
@@ -554,33 +562,35 @@ class _NameTable:
             ]
         sentences.sort(key=_by_bound)
         self.sentences = sentences
-        self.sites: dict[Found, _Site] = {}
-        self.vectors: dict[Found, tuple[float, ...]] = {}
-        self.fits: dict[Found, float] = {}
+        # memoized by place, a plain ``(context, first, end)`` (which equals its Found): the
+        # collector stops tracking a plain tuple of numbers, never a named one
+        self.sites: dict[tuple[int, int, int], _Site] = {}
+        self.vectors: dict[tuple[int, int, int], tuple[float, ...]] = {}
+        self.fits: dict[tuple[int, int, int], float] = {}
 
-    def _site(self, place: Found) -> _Site:
+    def _site(self, place: tuple[int, int, int]) -> _Site:
         """The :class:`_Site` of ``place`` (memoized with the table, not with the context: a
         table is dropped with its question, and what it held with it)."""
         site = self.sites.get(place)
         if site is None:
-            info = self.readers[place.context].info
-            site = self.sites[place] = _site(info, place.first, place.end)
+            context, first, end = place
+            site = self.sites[place] = _site(self.readers[context].info, first, end)
         return site
 
-    def vector(self, place: Found) -> tuple[float, ...]:
+    def vector(self, place: tuple[int, int, int]) -> tuple[float, ...]:
         """The features of the name at ``place`` with ``slot`` at its bound (memoized)."""
         vector = self.vectors.get(place)
         if vector is None:
-            reader = self.readers[place.context]
+            reader = self.readers[place[0]]
             vector = self.vectors[place] = reader.name_vector(self._site(place))
         return vector
 
-    def place_fit(self, place: Found) -> float:
+    def place_fit(self, place: tuple[int, int, int]) -> float:
         """The fit of the name at ``place`` (a name of the contexts, or any run of words;
         memoized)."""
         fit = self.fits.get(place)
         if fit is None:
-            slot = self.readers[place.context].name_slot(self._site(place))
+            slot = self.readers[place[0]].name_slot(self._site(place))
             fit = self.fits[place] = _name_fit(slot, self.vector(place))
         return fit
 
@@ -607,7 +617,7 @@ class _NameTable:
         """The best fit of a name with content words, not all of them the question's, sharing
         no stem of ``answer`` and overlapping no place of ``found`` (the first in text order
         among equal fits), with its place; None if none."""
-        best: Found | None = None
+        best: tuple[int, int, int] | None = None
         best_fit = 0.0
         weights = _NAME_WEIGHT_LIST
         fits = self.fits
@@ -626,7 +636,7 @@ class _NameTable:
                     continue
                 if overlapped and any(a < end and first < b for a, b in overlapped):
                     continue
-                place = Found(context, first, end)
+                place = (context, first, end)
                 if best is not None and place not in fits:
                     tighter = sum(map(mul, weights, self.vector(place))) + _BOUND_SLACK
                     if tighter < best_fit:
@@ -636,7 +646,7 @@ class _NameTable:
                     best, best_fit = place, fit
         if best is None:
             return None
-        return best_fit, best
+        return best_fit, Found(*best)
 
 
 def _by_bound(sentence: tuple[float, int, int, int]) -> float:

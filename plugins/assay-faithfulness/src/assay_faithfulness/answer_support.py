@@ -225,8 +225,11 @@ class _Analysis:
             factor *= item_factor
             if item is not None:
                 unsupported.append(item)
-        stated = self._stated_words(words)
-        if stated >= NEGATION_WORDS and span is not None and tokens >= NEGATION_CHECK:
+        if (
+            span is not None
+            and tokens >= NEGATION_CHECK
+            and self._stated_words(words) >= NEGATION_WORDS
+        ):
             words_said = [info.raw[i] for i in words]
             if is_negated(words_said) != is_negated(self._span_words(span)):
                 factor *= NEGATION_FACTOR
