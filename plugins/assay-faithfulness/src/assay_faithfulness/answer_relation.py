@@ -530,6 +530,11 @@ _BOUND_SLACK = 1e-9
 another order, and may differ in their last bits."""
 
 
+_Candidate = tuple[tuple[int, int, int], tuple[str, ...]]
+"""A rival name: its place ``(context, first, end)`` and its content stems (plain tuples,
+which the garbage collector stops tracking)."""
+
+
 class _NameTable:
     """The names of the contexts, each fitted on first need. The names of one sentence share a
     *bound* of their fit (:meth:`_Reader.name_bounds`), and a fitted name has a second,
@@ -538,7 +543,7 @@ class _NameTable:
     the best fit found: the result is the one of fitting every name, at a fraction of the
     cost."""
 
-    __slots__ = ("fits", "readers", "sentences", "sites", "vectors")
+    __slots__ = ("candidates", "fits", "readers", "sentences", "sites", "vectors")
 
     def __init__(self, question: str, contexts: tuple[str, ...]) -> None:
         self.readers = readers = _readers(question, contexts)
@@ -562,6 +567,7 @@ class _NameTable:
             ]
         sentences.sort(key=_by_bound)
         self.sentences = sentences
+        self.candidates: list[tuple[_Candidate, ...] | None] = [None] * len(sentences)
         # memoized by place, a plain ``(context, first, end)`` (which equals its Found): the
         # collector stops tracking a plain tuple of numbers, never a named one
         self.sites: dict[tuple[int, int, int], _Site] = {}
@@ -621,22 +627,16 @@ class _NameTable:
         best_fit = 0.0
         weights = _NAME_WEIGHT_LIST
         fits = self.fits
-        for bound, context, low, high in self.sentences:
+        for group, (bound, context, _, _) in enumerate(self.sentences):
             if best is not None and bound < best_fit:
                 break
-            reader = self.readers[context]
-            info = reader.info
-            asked = reader.asked.content
-            stems, mask = info.stems, info.content
             overlapped = [(f.first, f.end) for f in found if f.context == context]
-            for name in info.names[low:high]:
-                first, end = name.first, name.end
-                content = frozenset(compress(stems[first:end], mask[first:end]))
-                if content <= asked or not content.isdisjoint(answer):
+            for place, content in self._candidates(group):
+                if not answer.isdisjoint(content):
                     continue
+                _, first, end = place
                 if overlapped and any(a < end and first < b for a, b in overlapped):
                     continue
-                place = (context, first, end)
                 if best is not None and place not in fits:
                     tighter = sum(map(mul, weights, self.vector(place))) + _BOUND_SLACK
                     if tighter < best_fit:
@@ -647,6 +647,25 @@ class _NameTable:
         if best is None:
             return None
         return best_fit, Found(*best)
+
+    def _candidates(self, group: int) -> tuple[_Candidate, ...]:
+        """The names of sentence run ``group`` (of :attr:`sentences`) with a content word that
+        is not the question's, each with its content stems (memoized: the answers to one
+        question share them)."""
+        candidates = self.candidates[group]
+        if candidates is None:
+            _, context, low, high = self.sentences[group]
+            reader = self.readers[context]
+            info, asked = reader.info, reader.asked.content
+            stems, mask = info.stems, info.content
+            found: list[_Candidate] = []
+            for name in info.names[low:high]:
+                first, end = name.first, name.end
+                content = tuple(compress(stems[first:end], mask[first:end]))
+                if not asked.issuperset(content):
+                    found.append(((context, first, end), content))
+            candidates = self.candidates[group] = tuple(found)
+        return candidates
 
 
 def _by_bound(sentence: tuple[float, int, int, int]) -> float:
