@@ -1,21 +1,21 @@
 """Cutting a sample source into chunks of raw rows for workers, without parsing them here.
 
-A JSON Lines file is read line by line as bytes (counted first, in one pass that parses
-nothing), so the calling process never holds the file or a parsed sample; standard input is
-read whole as bytes (it cannot be read twice to count it). Any other source (a JSON array, CSV or Parquet
-file, a DataFrame, a list) is turned into its rows here, as
-:func:`~assay_evaluation.sample_rows` does, and the rows travel as they are: validating them is
-the workers' job.
+A JSON Lines file is cut into byte ranges of whole lines (:mod:`assay_evaluation._spans`): the
+calling process counts each range's lines in C and never splits a line off, holds one range at
+a time and never a parsed sample, and the workers read and number their own lines. Standard
+input is read whole as bytes (it cannot be read twice to count it) and split into lines here.
+Any other source (a JSON array, CSV or Parquet file, a DataFrame, a list) is turned into its
+rows here, as :func:`~assay_evaluation.sample_rows` does, and the rows travel as they are:
+validating them is the workers' job.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import IO, Any
 
-from assay import AssayError, ErrorCode
 from assay_evaluation._readers import (
     Rows,
     SampleSource,
@@ -24,19 +24,21 @@ from assay_evaluation._readers import (
     resolve_format,
     sample_rows,
 )
+from assay_evaluation._spans import line_spans, numbered, open_input
 from assay_evaluation._work import ChunkJob
 
 __all__ = ["chunk_jobs"]
 
-_BOM = b"\xef\xbb\xbf"
 _SNIFF_BYTES = 1 << 16
+_COUNT_BYTES = 1 << 20
+"""About how much of a file each step of counting its samples reads."""
 
 
-def _open(path: str) -> IO[bytes]:
-    try:
-        return open(path, "rb")
-    except OSError as exc:
-        raise AssayError(ErrorCode.IO_ERROR, f"cannot read {path}: {exc.strerror}", path) from exc
+def _line_bytes(handle: IO[bytes]) -> int:
+    """The mean length of the lines in the first bytes of ``handle`` (all of them when they
+    hold no newline): the first guess of how many bytes hold a chunk's lines."""
+    head = handle.read(_SNIFF_BYTES)
+    return max(1, len(head) // max(1, head.count(b"\n")))
 
 
 def _is_json_lines(path: str, format: str | None) -> bool:
@@ -44,36 +46,39 @@ def _is_json_lines(path: str, format: str | None) -> bool:
     decides (:func:`~assay_evaluation._readers.resolve_format` on its first bytes)."""
     if format is not None:
         return format == "jsonl"
-    with _open(path) as handle:
+    with open_input(path) as handle:
         head = handle.read(_SNIFF_BYTES)
     return resolve_format(head, path) == "jsonl"
 
 
-def _numbered(lines: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
-    """``(line number, line)`` of each line that is not blank; a leading BOM is dropped."""
-    for number, line in enumerate(lines, start=1):
-        if number == 1 and line.startswith(_BOM):
-            line = line[len(_BOM) :]
-        if line and not line.isspace():  # no copy, unlike strip()
-            yield number, line
+def _span_jobs(path: str, size: int) -> Iterator[ChunkJob]:
+    """Jobs of the ranges of ``path`` holding ``size`` rows each (the last one what is left);
+    opened now, so a missing file fails before any work."""
+    handle = open_input(path)
 
-
-def _file_lines(path: str) -> Iterator[tuple[int, bytes]]:
-    """The numbered lines of ``path``; opened now, so a missing file fails before any work."""
-    handle = _open(path)
-
-    def lines() -> Iterator[tuple[int, bytes]]:
+    def jobs() -> Iterator[ChunkJob]:
         with handle:
-            yield from _numbered(handle)
+            start = 0
+            for span, samples in line_spans(handle, path, size, _line_bytes(handle)):
+                yield ChunkJob(start, [], span=span)
+                start += samples
 
-    return lines()
+    return jobs()
 
 
-def _line_jobs(numbered: Iterator[tuple[int, bytes]], size: int) -> Iterator[ChunkJob]:
+def _file_samples(path: str) -> int:
+    """How many lines of the JSON Lines file ``path`` are not blank."""
+    with open_input(path) as handle:
+        line_bytes = _line_bytes(handle)
+        rows = max(1, _COUNT_BYTES // line_bytes)
+        return sum(samples for _, samples in line_spans(handle, path, rows, line_bytes))
+
+
+def _line_jobs(found: Iterator[tuple[int, bytes]], size: int) -> Iterator[ChunkJob]:
     start = 0
     lines: list[int] = []
     rows: list[Any] = []
-    for number, line in numbered:
+    for number, line in found:
         lines.append(number)
         rows.append(line)
         if len(rows) == size:
@@ -104,12 +109,12 @@ def chunk_jobs(
         if path == "-":
             data = sys.stdin.buffer.read()
             if resolve_format(data, path, format) == "jsonl":
-                numbered = list(_numbered(data.split(b"\n")))
-                return _line_jobs(iter(numbered), size), len(numbered)
+                lines = list(numbered(data.split(b"\n")))
+                return _line_jobs(iter(lines), size), len(lines)
             return _row_chunks(bytes_rows(data, path, format), size)
         if _is_json_lines(path, format):
-            total = sum(1 for _ in _file_lines(path)) if count else 0
-            return _line_jobs(_file_lines(path), size), total
+            total = _file_samples(path) if count else 0
+            return _span_jobs(path, size), total
     return _row_chunks(sample_rows(source, format), size)
 
 

@@ -17,7 +17,7 @@ import hashlib
 import os
 import pickle
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import attrs
@@ -28,6 +28,7 @@ from assay_evaluation._plan import EvaluationPlan
 from assay_evaluation._readers import parse_json
 from assay_evaluation._samples import coerce_sample
 from assay_evaluation._single import evaluate_with_plan
+from assay_evaluation._spans import LineSpan
 from assay_evaluation._types import EvalResult
 from assay_evaluation._wire import result_line
 from assay_evaluation._workers import watch_parent
@@ -75,11 +76,12 @@ class ChunkJob:
     Attributes:
         start: the input position of the first row.
         rows: the rows: JSON Lines as ``bytes`` when ``lines`` is given, else sample mappings,
-            table rows or :class:`~assay.EvalSample` objects.
+            table rows or :class:`~assay.EvalSample` objects; empty with ``span``.
         lines: each row's 1-based line number in a JSON Lines input (blank lines are skipped).
         tabular: the rows are table rows (cells to convert).
         label: how errors name a row that is not a line: ``row`` (``row N``, 1-based) or
             ``samples`` (``samples[i]``).
+        span: the lines of a JSON Lines file that are the rows (read where the job runs).
     """
 
     start: int
@@ -87,13 +89,30 @@ class ChunkJob:
     lines: list[int] | None = None
     tabular: bool = False
     label: str = "samples"
+    span: LineSpan | None = None
 
     def where(self, offset: int) -> str:
-        """How errors name the row at ``offset``: ``line N``, ``row N`` or ``samples[i]``."""
+        """How errors name the row at ``offset`` of :attr:`rows`: ``line N``, ``row N`` or
+        ``samples[i]``."""
         if self.lines is not None:
             return f"line {self.lines[offset]}"
         position = self.start + offset
         return f"row {position + 1}" if self.label == "row" else f"samples[{position}]"
+
+    def entries(self) -> Iterator[tuple[str, Any]]:
+        """``(where, row)`` of each row, a JSON line parsed; ``where`` names it in errors.
+
+        :raises AssayError: ``MALFORMED_INPUT`` for a line that is not JSON; ``IO_ERROR`` as
+            :meth:`LineSpan.numbered`.
+        """
+        if self.span is not None:
+            for number, line in self.span.numbered():
+                where = f"line {number}"
+                yield where, parse_json(line, where)
+            return
+        for offset, row in enumerate(self.rows):
+            where = self.where(offset)
+            yield where, row if self.lines is None else parse_json(row, where)
 
 
 @attrs.frozen
@@ -141,9 +160,7 @@ def run_chunk(work: WorkPlan, job: ChunkJob) -> ChunkOutcome:
     tally = BatchTally(work.plan.metric_ids, worst=work.worst)
     lines: list[str] = []
     results: list[EvalResult] | None = [] if work.keep else None
-    for offset, row in enumerate(job.rows):
-        where = job.where(offset)
-        raw = row if job.lines is None else parse_json(row, where)
+    for offset, (where, raw) in enumerate(job.entries()):
         sample = coerce_sample(mapper.row(raw, where, job.tabular), where)
         result = evaluate_with_plan(sample, work.plan)
         tally.add(offset, result)
