@@ -244,26 +244,26 @@ class _Reader:
     def __init__(self, asked: QuestionInfo, info: TextInfo) -> None:
         self.asked = asked
         self.info = info
-        self.weight: dict[str, float] = {}
-        self.discount: dict[str, float] = {}
+        self.weight = weights = dict[str, float]()
+        self.discount = discounts = dict[str, float]()
         positions = info.positions
         sentence_of = info.sentence_of
-        self.sentence_hits: dict[int, list[tuple[int, str]]] = {}
+        self.sentence_hits = hits = dict[int, list[tuple[int, str]]]()
         # sentence -> the most ``slot`` a name of it can reach: every question word of the
         # sentence at distance 0
-        self.slot_bound: dict[int, float] = {}
-        hits, bound = self.sentence_hits, self.slot_bound
+        self.slot_bound = bound = dict[int, float]()
         holding_of = info.holding
         for word_stem, distance in asked.slot_distance.items():
             places = positions.get(word_stem)
             if places is None:
                 # a life-span word ("born") counts even where no sentence has it: "(1900 – 1980)"
-                if word_stem not in _LIFE_STEMS:
-                    continue
-                places = ()
-            holding = holding_of.get(word_stem, ())
-            weight = self.weight[word_stem] = 1.0 / max(len(holding), 1)
-            discount = self.discount[word_stem] = 1.0 + distance / QUESTION_REACH
+                if word_stem in _LIFE_STEMS:
+                    weights[word_stem] = 1.0
+                    discounts[word_stem] = 1.0 + distance / QUESTION_REACH
+                continue
+            holding = holding_of[word_stem]
+            weight = weights[word_stem] = 1.0 / len(holding)
+            discount = discounts[word_stem] = 1.0 + distance / QUESTION_REACH
             share = weight / discount
             for sentence in holding:
                 bound[sentence] = bound.get(sentence, 0.0) + share

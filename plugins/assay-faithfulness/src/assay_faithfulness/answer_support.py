@@ -188,10 +188,18 @@ class _Analysis:
         self.infos = [text_info(context) for context in contexts]
         self.known = _held_by_any(contexts)
         self.answer_content = info.content_stems()
-        # the answer's words that stand in its names and numbers
-        spans = [*info.names, *((n.first, n.end) for n in info.numbers)]
-        self.covered = {i for first, end in spans for i in range(first, end)}
+        self._covered: set[int] | None = None
         self.off_question = self._off_question()
+
+    @property
+    def covered(self) -> set[int]:
+        """The answer's words that stand in its names and numbers (on first need: most
+        answers ask for it only for a word no context has)."""
+        if self._covered is None:
+            info = self.info
+            spans = [*info.names, *((n.first, n.end) for n in info.numbers)]
+            self._covered = {i for first, end in spans for i in range(first, end)}
+        return self._covered
 
     def evidence(self) -> AnswerEvidence:
         claims = [self._claim(index) for index in range(len(self.info.sentences))]
@@ -416,16 +424,16 @@ class _Analysis:
 
     def _missing_terms(self, words: range) -> list[UnsupportedItem]:
         """Runs of content words no context has, outside the claim's names and numbers."""
-        info, covered, known = self.info, self.covered, self.known
+        info, known = self.info, self.known
         content, word_stems = info.content, info.stems
         items: list[UnsupportedItem] = []
         run: list[int] = []
         for index in [*words, -1]:
             missing = (
                 index >= 0
-                and index not in covered
                 and content[index]
                 and word_stems[index] not in known
+                and index not in self.covered
             )
             if missing:
                 run.append(index)
