@@ -1,10 +1,10 @@
 """What a worker does with a chunk of raw input: read, validate, evaluate, serialize and tally.
 
-The calling process hands out raw rows (JSON Lines as bytes, or the rows it was given) and gets
-back, per chunk, the output lines already serialized, a compact :class:`BatchTally` of the
-chunk (scores and pass flags) and, only when asked for, the full results. So its work per
-sample is a few list operations, whatever the metrics cost, and it never holds a result it
-does not need.
+The calling process hands out raw rows (ranges of a JSON Lines file, lines of standard input,
+or the rows it was given) and gets back, per chunk, the output lines already serialized, a
+compact :class:`BatchTally` of the chunk (scores and pass flags) and, only when asked for, the
+full results. So its work per sample is a few list operations, whatever the metrics cost, and
+it never holds a result it does not need.
 
 The evaluation plan reaches a worker once: by the pool initializer (:func:`install_plan`), as a
 dask future scattered to every worker, or, on an executor the caller made, as pickled bytes
