@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from assay_faithfulness.answer_relation import is_year
-from assay_faithfulness.answer_text import MONTHS, Number, TextInfo, text_info
+from assay_faithfulness.answer_text import MONTHS, Name, Number, TextInfo, text_info
 
 __all__ = ["CUE_REACH", "clear_conflict_caches", "find_conflicts"]
 
@@ -47,29 +47,38 @@ def _keyed_numbers(context: str) -> tuple[tuple[_Key, str, str], ...]:
     """``(key, value, about)`` of every number of a context that has a key (:func:`_key`), in
     order (memoized by text: a passage recurs across samples)."""
     info = text_info(context)
+    if not info.numbers:
+        return ()
+    subjects: dict[int, Name] = {}  # sentence -> its first name
+    sentence_of = info.sentence_of
+    for name in info.names:
+        subjects.setdefault(sentence_of[name.first], name)
     keyed = []
     for number in info.numbers:
-        found = _key(info, number)
+        found = _key(info, number, subjects)
         if found is not None:
             keyed.append((found[0], number.value, found[1]))
     return tuple(keyed)
 
 
-def _key(info: TextInfo, number: Number) -> tuple[_Key, str] | None:
-    """(subject, cue, is a year) of a number, and a readable form of the first two."""
+def _key(info: TextInfo, number: Number, subjects: dict[int, Name]) -> tuple[_Key, str] | None:
+    """(subject, cue, is a year) of a number, and a readable form of the first two;
+    ``subjects``: sentence -> its first name."""
     sentence = info.sentence_of[number.first]
     start = info.sentence_starts[sentence]
-    subject = next((n for n in info.names if info.sentence_of[n.first] == sentence), None)
+    subject = subjects.get(sentence)
     if subject is None or subject.first > start + 1:
         return None
     cue = number.role
     if not cue:
-        clause = info.layout.clause_of[number.first]
+        raw, content = info.raw, info.content
+        clause_of, in_parentheses = info.layout.clause_of, info.layout.in_parentheses
+        clause = clause_of[number.first]
         for index in range(number.first - 1, max(start, number.first - CUE_REACH) - 1, -1):
-            word = info.raw[index]
-            if info.layout.clause_of[index] != clause and not info.layout.in_parentheses[index]:
+            word = raw[index]
+            if clause_of[index] != clause and not in_parentheses[index]:
                 break
-            if info.content[index] and word.lower() not in MONTHS and not word[0].isdigit():
+            if content[index] and word.lower() not in MONTHS and not word[0].isdigit():
                 cue = info.stems[index]
                 break
     if not cue:

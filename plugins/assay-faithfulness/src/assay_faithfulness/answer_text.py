@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import accumulate, compress, pairwise
 from operator import not_
@@ -379,6 +379,13 @@ def split_with_gaps(text: str) -> list[str]:
     return full.split(text)
 
 
+_SHARED = 1024
+_ONLY = tuple((index,) for index in range(_SHARED))
+"""``_ONLY[i] == (i,)``: the positions of a stem that stands once, shared by every text. Most
+stems stand once, and a shared tuple costs no allocation, so the garbage collector, which runs
+after every so many new containers, runs less often."""
+
+
 class TextInfo:
     """What the detector looks up in one text (a context, a question or an answer).
 
@@ -467,23 +474,23 @@ class TextInfo:
     def _index_stems(self) -> None:
         """:attr:`positions` and :attr:`holding`, in one pass over the words, sentence by
         sentence. (Tuples, not lists: a memoized text keeps them, and the garbage collector does
-        not walk tuples of numbers; most stems stand once, so growing a tuple is rare.)"""
+        not walk tuples of numbers; most stems stand once, so growing a tuple is rare, and the
+        tuple of one position is shared: :data:`_ONLY`.)"""
         positions: dict[str, tuple[int, ...]] = {}
         holding: dict[str, tuple[int, ...]] = {}
         all_stems, starts = self.stems, self.sentence_starts
         for sentence in range(len(starts) - 1):
-            here = (sentence,)
-            for index in range(starts[sentence], starts[sentence + 1]):
-                word_stem = all_stems[index]
+            here = _ONLY[sentence] if sentence < _SHARED else (sentence,)
+            first = starts[sentence]
+            for index, word_stem in enumerate(all_stems[first : starts[sentence + 1]], first):
                 places = positions.get(word_stem)
                 if places is None:
-                    positions[word_stem] = (index,)
+                    positions[word_stem] = _ONLY[index] if index < _SHARED else (index,)
                     holding[word_stem] = here
-                    continue
-                positions[word_stem] = (*places, index)
-                sentences = holding[word_stem]
-                if sentences[-1] != sentence:  # words come in order: sentences too
-                    holding[word_stem] = sentences + here
+                else:
+                    positions[word_stem] = (*places, index)
+                    if holding[word_stem][-1] != sentence:  # words come in order: sentences too
+                        holding[word_stem] += here
         self._positions = positions
         self._holding = holding
 
@@ -551,7 +558,7 @@ class TextInfo:
     def numbers(self) -> list[Number]:
         """The numbers written in the text, in order ("2,523" is one number of two words)."""
         if self._numbers is None:
-            self._numbers = list(_find_numbers(self))
+            self._numbers = _find_numbers(self)
         return self._numbers
 
 
@@ -611,36 +618,40 @@ def _after_initial(raw: Sequence[str], index: int, gap: str) -> bool:
     return gap == ". " and (len(raw[index - 1]) == 1 or raw[index - 1].lower() in ABBREVIATIONS)
 
 
-def _find_numbers(info: TextInfo) -> Iterator[Number]:
+def _find_numbers(info: TextInfo) -> list[Number]:
     raw = info.raw
     digits = [i for i, word in enumerate(raw) if word[0].isdigit() and word[-1].isdigit()]
-    gaps = info.gaps
+    if not digits:
+        return []
+    gaps, text, offsets = info.gaps, info.text, info.offsets
+    count = len(raw)
+    numbers: list[Number] = []
     done = 0
     for index in digits:
         if index < done:
             continue
         end = index + 1
-        while end < len(raw) and is_number(raw[end]) and gaps[end] in _NUMBER_GAPS:
+        while end < count and gaps[end] in _NUMBER_GAPS and is_number(raw[end]):
             end += 1
         done = end
-        written = info.span_text(index, end)
-        yield Number(number_value(written), index, end, _life_role(info, index, end))
+        start, stop = offsets[index], offsets[end - 1] + len(raw[end - 1])
+        role = _life_role(info, index, start, stop)
+        numbers.append(Number(number_value(text[start:stop]), index, end, role))
+    return numbers
 
 
 _NUMBER_GAPS = frozenset([",", "."])
 
 
-def _life_role(info: TextInfo, first: int, end: int) -> str:
-    """``"born"`` / ``"die"`` for the first / second date of a parenthesised life span."""
+def _life_role(info: TextInfo, first: int, start: int, stop: int) -> str:
+    """``"born"`` / ``"die"`` for the first / second date of a parenthesised life span; the
+    number is word ``first`` onwards, characters ``start`` to ``stop - 1``."""
     text = info.text
-    offsets = info.offsets
-    start = offsets[first]
-    stop = offsets[end - 1] + len(info.raw[end - 1])
     opening = text.rfind("(", 0, start)
     if opening < 0:  # no life span, and the layout need not be read
         return ""
     closing = text.find(")", stop)
-    if closing < 0 or ")" in text[opening:start] or not info.layout.in_parentheses[first]:
+    if closing < 0 or text.find(")", opening, start) >= 0 or not info.layout.in_parentheses[first]:
         return ""
     before = text[opening + 1 : start]
     after = text[stop:closing]
