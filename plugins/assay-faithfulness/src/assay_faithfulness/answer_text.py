@@ -523,8 +523,20 @@ class TextInfo:
 
     def adjacent(self, first: str, second: str) -> bool:
         """Whether a word with stem ``first`` is followed, in its sentence, by one with stem
-        ``second``."""
-        return (first, second) in self.pairs
+        ``second`` (looked up from the places of ``first``: no table of every pair is built)."""
+        places = self.positions.get(first)
+        if places is None:
+            return False
+        all_stems, sentence_of = self.stems, self.sentence_of
+        last = len(all_stems) - 1
+        for index in places:
+            if (
+                index < last
+                and all_stems[index + 1] == second
+                and sentence_of[index + 1] == sentence_of[index]
+            ):
+                return True
+        return False
 
     def content_stems(self, first: int = 0, end: int | None = None) -> frozenset[str]:
         """The stems of the content words among words ``first`` to ``end - 1``."""
