@@ -190,11 +190,21 @@ class QuestionInfo:
             if distance < distances.get(word_stem, distance + 1):
                 distances[word_stem] = distance
         self.slot_distance = distances
-        self.type_words = frozenset(_type_words(lowered, mask, word_stems, slot))
-        self.focus = frozenset(_focus_words(lowered, mask, word_stems, slot))
+        self.type_words = _frozen(_type_words(lowered, mask, word_stems, slot))
+        self.focus = _frozen(_focus_words(lowered, mask, word_stems, slot))
         self.expects = _expects(lowered, slot, self.type_words)
         self.options = _options(stripped) if self.expects != "yes-no" and " or " in stripped else ()
-        self.numbers = frozenset([number_value(n) for n in _NUMBER.findall(question)])
+        self.numbers = _frozen([number_value(n) for n in _NUMBER.findall(question)])
+
+
+_NOTHING: frozenset[str] = frozenset()
+
+
+def _frozen(items: list[str]) -> frozenset[str]:
+    """``frozenset(items)``, the one shared empty set when ``items`` is empty (most questions
+    give no number and no focus word; the garbage collector keeps walking every set a memoized
+    question holds, but not one shared set)."""
+    return frozenset(items) if items else _NOTHING
 
 
 def _slot(lowered: list[str]) -> int:
