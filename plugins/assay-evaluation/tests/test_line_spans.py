@@ -145,3 +145,24 @@ def test_a_bad_line_is_named_by_its_number(tmp_path, size):
     expected = _outcome(missing, tmp_path)
     assert expected[1].startswith("MISSING_ANSWER line 6.answer: ")
     assert _outcome(missing, tmp_path, workers=2, chunk_size=size) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("\u00a0\u00a0".encode(), "not valid JSON: Expecting value"),  # no JSON white space
+        (b'{"question": "q', "not valid JSON: Unterminated string starting at"),
+        (b"\x0c\t ", None),  # blank: what bytes.isspace() accepts
+    ],
+    ids=["unicode spaces", "unterminated string", "ascii spaces"],
+)
+def test_one_process_and_workers_read_every_line_alike(tmp_path, line, message):
+    path = _write(tmp_path, b"\n".join([_sample(0), line, _sample(1)]) + b"\n")
+    expected = _outcome(path, tmp_path)
+    if message is None:
+        assert expected[0] != "error"
+    else:
+        assert expected[0] == "error"
+        assert expected[1].startswith(f"MALFORMED_INPUT line 2: {message}")
+    for size in (1, 3):
+        assert _outcome(path, tmp_path, workers=2, chunk_size=size) == expected

@@ -20,6 +20,7 @@ from assay_evaluation._columns import ColumnMapper
 from assay_evaluation._samples import coerce_sample
 
 __all__ = [
+    "BLANK_SPACE",
     "FORMATS",
     "SampleSource",
     "bytes_rows",
@@ -119,9 +120,15 @@ def parse_json(text: str | bytes, where: str) -> Any:
         ) from exc
 
 
+BLANK_SPACE = " \t\r\x0b\x0c"
+"""What a blank line of JSON Lines may hold, wherever it is read: the characters
+:meth:`bytes.isspace` accepts, less the newline (not Unicode spaces such as U+00A0, which JSON
+does not take for white space either)."""
+
+
 def _jsonl_rows(text: str) -> Rows:
     for number, line in enumerate(text.split("\n"), start=1):
-        if line.strip():
+        if line.strip(BLANK_SPACE):
             yield f"line {number}", parse_json(line, f"line {number}")
 
 

@@ -18,13 +18,14 @@ from typing import IO, Any
 import attrs
 
 from assay import AssayError, ErrorCode
+from assay_evaluation._readers import BLANK_SPACE
 
 __all__ = ["BOM", "LineSpan", "line_spans", "numbered", "open_input"]
 
 BOM = b"\xef\xbb\xbf"
 """A UTF-8 byte order mark; dropped from the start of a file's first line."""
 
-_SPACE = rb"[ \t\r\x0b\x0c]*"  # what bytes.isspace() accepts, less the newline
+_SPACE = b"[" + re.escape(BLANK_SPACE.encode()) + b"]*"
 _BLANK_AFTER_NEWLINE = re.compile(rb"\n" + _SPACE + rb"(?=\n)")
 """A blank line that follows a newline and ends with one (a line of nothing but space)."""
 _BLANK_AT = re.compile(_SPACE + rb"(?:\n|\Z)")
@@ -44,12 +45,14 @@ def open_input(path: str) -> IO[bytes]:
 
 def numbered(lines: Iterable[bytes], first: int = 1) -> Iterator[tuple[int, bytes]]:
     """``(line number, line)`` of each line that is not blank (empty or only
-    :meth:`bytes.isspace` bytes), the first numbered ``first``; a BOM is dropped from line 1."""
+    :meth:`bytes.isspace` bytes), the first numbered ``first``, without its newline (so that
+    JSON reads the same text, and reports the same error, as when the file is read whole); a
+    BOM is dropped from line 1."""
     for number, line in enumerate(lines, start=first):
         if number == 1 and line.startswith(BOM):
             line = line[len(BOM) :]
         if line and not line.isspace():  # no copy, unlike strip()
-            yield number, line
+            yield number, line[:-1] if line.endswith(b"\n") else line
 
 
 @attrs.frozen
@@ -76,8 +79,8 @@ class LineSpan:
     data: bytes | None = attrs.field(default=None, eq=False, repr=False)
 
     def numbered(self) -> Iterator[tuple[int, bytes]]:
-        """``(line number, line)`` of each line in the range that is not blank, each line with
-        its newline (as reading the file line by line gives it).
+        """``(line number, line)`` of each line in the range that is not blank (see
+        :func:`numbered`).
 
         :raises AssayError: ``IO_ERROR`` when the file cannot be read or changed since it was
             cut.
