@@ -106,8 +106,10 @@ def evaluate_batch(
     ``options.chunk_size``, with at most ``options.concurrency`` chunks in flight (at least
     twice the workers), and the workers read, validate, evaluate and serialize them: a bad
     sample stops the run when its chunk is reached, its error naming the line or row, after
-    the chunks before it are written. A JSON Lines file is read line by line and never held
-    whole. Results and ``output`` are identical whatever runs them, in input order.
+    the chunks before it are written. A JSON Lines file is cut into byte ranges of whole
+    lines, which workers on this machine read from the file themselves (others get the
+    range's bytes); it is never held whole. Results and ``output`` are identical whatever
+    runs them, in input order.
 
     With ``options.output`` each finished chunk is appended to a JSON Lines file (flushed and
     fsynced); with ``options.resume`` samples already in that file (by id, or by position when
