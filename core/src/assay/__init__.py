@@ -19,7 +19,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (10 ms on
 if TYPE_CHECKING:
     from typing import Any
 
-    from assay._accel import load_speedups
+    from assay._accel import load_speedups, speedups_allowed
     from assay._hookspecs import ENTRY_POINT_GROUP, hookimpl, hookspec
     from assay._plugins import (
         PluginHost,
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 # costs next to nothing: attrs loads with the first record, pluggy with the plugin host, and
 # importlib.metadata only when a registry is built.
 _HOMES = {
-    "assay._accel": ("load_speedups",),
+    "assay._accel": ("load_speedups", "speedups_allowed"),
     "assay._hookspecs": ("ENTRY_POINT_GROUP", "hookimpl", "hookspec"),
     "assay._plugins": (
         "PluginHost",
@@ -134,4 +134,5 @@ __all__ = [
     "load_speedups",
     "register",
     "reset_default_registry",
+    "speedups_allowed",
 ]
