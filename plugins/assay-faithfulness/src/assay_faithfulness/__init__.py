@@ -19,16 +19,19 @@ Standalone use: :func:`score_sample` (with :class:`SimpleMetricContext`); wire f
 :func:`result_to_wire`.
 """
 
+# first: with ASSAY_PURE_PYTHON set, it has every module of the package load from its source
+from assay_faithfulness import _compiled  # noqa: F401  # isort: skip
 from assay_faithfulness.answer_metrics import (
     AnswerCorrectness,
     AnswerRelevance,
     Faithfulness,
     HallucinationRate,
 )
-from assay_faithfulness.answer_support import AnswerSupport, analyze_answer
+from assay_faithfulness.answer_support import AnswerSupport
 from assay_faithfulness.base import HeuristicMetric, Measured, Signal
 from assay_faithfulness.claim_support import ClaimSupport
 from assay_faithfulness.context_metrics import ContextPrecision, ContextRecall, ContextRelevance
+from assay_faithfulness.detector import analyze_answer
 from assay_faithfulness.evidence import AnswerEvidence, ClaimEvidence, SupportSpan, UnsupportedItem
 from assay_faithfulness.ngrams import get_ngrams, ngram_overlap, weighted_ngram_overlap
 from assay_faithfulness.options import HeuristicOptions

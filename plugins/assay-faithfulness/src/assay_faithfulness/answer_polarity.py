@@ -199,8 +199,12 @@ def _held(word_stem: str, held: set[str]) -> bool:
 def _covered(predicate: dict[str, float], stems: set[str]) -> float:
     """The weighted share of the predicate's words a passage says (:func:`_held`)."""
     held = _with_groups(stems)
-    found = sum(weight for s, weight in predicate.items() if _held(s, held))
-    return found / sum(predicate.values())
+    found = total = 0.0  # floats from the start: sum() of floats would start from the int 0
+    for word_stem, weight in predicate.items():
+        total += weight
+        if _held(word_stem, held):
+            found += weight
+    return found / total
 
 
 def _entities(

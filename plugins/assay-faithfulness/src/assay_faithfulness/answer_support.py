@@ -69,10 +69,9 @@ import math
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Literal
 
-import assay
-from assay_faithfulness.analysis import SampleAnalysis, check_contexts
+from assay_faithfulness.analysis import SampleAnalysis
 from assay_faithfulness.answer_conflicts import clear_conflict_caches, find_conflicts
 from assay_faithfulness.answer_polarity import is_negated, yes_probability
 from assay_faithfulness.answer_question import AUXILIARIES, OPTION_WORDS, question_info
@@ -88,7 +87,6 @@ from assay_faithfulness.answer_relation import (
 from assay_faithfulness.answer_text import MONTHS, TextInfo, split_words, text_info
 from assay_faithfulness.base import HeuristicMetric, Measured, Signal
 from assay_faithfulness.citations import blank_citations
-from assay_faithfulness.codes import INVALID_SAMPLE, MISSING_ANSWER
 from assay_faithfulness.evidence import (
     AnswerEvidence,
     ClaimEvidence,
@@ -129,18 +127,10 @@ _YES_NO = frozenset(["yes", "no"])
 
 
 def analyze_answer(question: str | None, answer: str, contexts: Sequence[str]) -> AnswerEvidence:
-    """How far ``contexts`` support ``answer`` as an answer to ``question``, claim by claim.
-
-    :param question: the question (``None``: checked without it, as a plain statement).
-    :param answer: the answer.
-    :param contexts: the retrieved passages.
-    :return: the evidence; its ``score`` is ``None`` without contexts or when the answer has
-        no word.
-    :raises assay.AssayError: ``MISSING_ANSWER`` when ``answer`` is not a string,
-        ``INVALID_SAMPLE`` when ``question`` is neither a string nor None,
-        ``INVALID_CONTEXTS`` when ``contexts`` is not a sequence of strings.
-    """
-    _check(question, answer, contexts)
+    """How far ``contexts`` support ``answer`` as an answer to ``question``, claim by claim,
+    for arguments of the annotated types: the public :func:`assay_faithfulness.analyze_answer`
+    checks them first (this module may be compiled, and a compiled function refuses an
+    argument of another type with a plain ``TypeError``)."""
     contexts = tuple(contexts)
     if not contexts:
         return AnswerEvidence(None, "No contexts to check the answer against.", ())
@@ -158,20 +148,6 @@ def clear_answer_caches() -> None:
         cache.cache_clear()
     clear_relation_caches()
     clear_conflict_caches()
-
-
-def _check(question: Any, answer: Any, contexts: Any) -> None:
-    if not isinstance(answer, str):
-        raise assay.AssayError(
-            MISSING_ANSWER, f"answer must be a string, got {type(answer).__name__}", "answer"
-        )
-    if question is not None and not isinstance(question, str):
-        raise assay.AssayError(
-            INVALID_SAMPLE,
-            f"question must be a string or None, got {type(question).__name__}",
-            "question",
-        )
-    check_contexts(contexts)
 
 
 class _Analysis:
