@@ -271,8 +271,8 @@ def test_template_scaffold_installs_and_passes_its_tests(
 def test_compiled_speedups_are_optional_without_a_c_compiler(
     wheels: dict[str, Path], tmp_path: Path
 ) -> None:
-    """A plugin with a compiled twin still installs where no C compiler works, and runs its
-    pure-Python reference, which gives the same results."""
+    """A plugin with compiled modules still installs where no C compiler works, and runs its
+    pure-Python code, which gives the same results."""
     source = tmp_path / "assay-faithfulness"
     shutil.copytree(
         ROOT / "plugins" / "assay-faithfulness",
@@ -288,12 +288,15 @@ def test_compiled_speedups_are_optional_without_a_c_compiler(
     _install(python, str(wheels["assay"]), str(source), cwd=tmp_path, env=no_compiler)
     code = (
         "import assay_faithfulness as af, assay_faithfulness._compiled as c\n"
-        "print(c.COMPILED, af.token_f1('The cat sat on the mat.', 'A cat sat on a mat!'))\n"
+        "import assay_faithfulness.answer_support as detector\n"
+        "print(c.COMPILED, detector.__file__.endswith('.py'),\n"
+        "      af.token_f1('The cat sat on the mat.', 'A cat sat on a mat!'),\n"
+        "      af.analyze_answer('Who wrote it?', 'Mary Shelley.', ['Mary Shelley wrote it.']).score)\n"
     )
     pure = subprocess.run(
         [str(python), "-c", code], capture_output=True, text=True, env=CLEAN_ENV, cwd=tmp_path
     )
     assert pure.returncode == 0, pure.stderr[-2000:]
     here = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert pure.stdout.split()[0] == "False"
-    assert pure.stdout.split()[1:] == here.stdout.split()[1:]
+    assert pure.stdout.split()[:2] == ["False", "True"]  # neither Cython nor mypyc built
+    assert pure.stdout.split()[2:] == here.stdout.split()[2:]
