@@ -448,3 +448,20 @@ def test_the_best_place_of_a_name_is_found_without_fitting_every_place(
     places = [answer_relation.Found(0, i, i + 1) for i in info.positions[text.stem(name)]]
     assert len(places) > 1
     assert table.best_place_fit(places) == max(table.place_fit(place) for place in places)
+
+
+def test_a_long_text_indexes_every_place_of_every_stem() -> None:
+    """positions and holding list each stem's words and sentences in order, also past the
+    shared one-position tuples (word 1,024 on) and for stems that stand a thousand times."""
+    info = text.TextInfo(" ".join(f"The cat {i} sat on the mat {i % 7}." for i in range(600)))
+    positions: dict[str, list[int]] = {}
+    holding: dict[str, list[int]] = {}
+    for index, (word_stem, sentence) in enumerate(zip(info.stems, info.sentence_of, strict=True)):
+        positions.setdefault(word_stem, []).append(index)
+        if holding.setdefault(word_stem, [])[-1:] != [sentence]:
+            holding[word_stem].append(sentence)
+    assert len(info.raw) > 4000
+    assert info.positions == {stem: tuple(places) for stem, places in positions.items()}
+    assert info.holding == {stem: tuple(places) for stem, places in holding.items()}
+    assert list(info.positions) == list(positions)  # keys in the order the words come
+    assert len(info.positions["the"]) == 1200

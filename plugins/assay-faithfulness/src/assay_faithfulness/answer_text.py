@@ -478,19 +478,34 @@ class TextInfo:
         tuple of one position is shared: :data:`_ONLY`.)"""
         positions: dict[str, tuple[int, ...]] = {}
         holding: dict[str, tuple[int, ...]] = {}
+        # a stem seen again grows a list, made a tuple at the end (growing tuples would copy
+        # them: quadratic in how often a word stands in a long text)
+        more_positions: dict[str, list[int]] = {}
+        more_holding: dict[str, list[int]] = {}
         all_stems, starts = self.stems, self.sentence_starts
         for sentence in range(len(starts) - 1):
             here = _ONLY[sentence] if sentence < _SHARED else (sentence,)
             first = starts[sentence]
             for index, word_stem in enumerate(all_stems[first : starts[sentence + 1]], first):
-                places = positions.get(word_stem)
-                if places is None:
+                if word_stem not in positions:
                     positions[word_stem] = _ONLY[index] if index < _SHARED else (index,)
                     holding[word_stem] = here
+                    continue
+                places = more_positions.get(word_stem)
+                if places is None:
+                    more_positions[word_stem] = [*positions[word_stem], index]
                 else:
-                    positions[word_stem] = (*places, index)
+                    places.append(index)
+                sentences = more_holding.get(word_stem)
+                if sentences is None:
                     if holding[word_stem][-1] != sentence:  # words come in order: sentences too
-                        holding[word_stem] += here
+                        more_holding[word_stem] = [*holding[word_stem], sentence]
+                elif sentences[-1] != sentence:
+                    sentences.append(sentence)
+        for word_stem, grown in more_positions.items():
+            positions[word_stem] = tuple(grown)
+        for word_stem, grown in more_holding.items():
+            holding[word_stem] = tuple(grown)
         self._positions = positions
         self._holding = holding
 
