@@ -287,7 +287,7 @@ class _Analysis:
         held = _adjacent_in(self.infos, stems[words.start : words.stop])
         count = held.count(True)
         if count < len(held):  # the rule costs nothing while every pair is held
-            restated = _restated_pairs(self.info, words, self.infos)
+            restated = _restated_pairs(self.info, words, self.infos, _stems_before_by(self.infos))
             count += sum(1 for i in restated if not held[i - words.start])
         return count / len(held)
 
@@ -441,7 +441,21 @@ def _near(info: TextInfo, index: int, step: int) -> list[str]:
     return near
 
 
-def _restated_pairs(info: TextInfo, words: range, contexts: Sequence[TextInfo]) -> set[int]:
+def _stems_before_by(contexts: Sequence[TextInfo]) -> frozenset[str]:
+    """The stems that stand right before "by" in a context sentence: the verbs the contexts
+    use in the passive ("written by")."""
+    found: set[str] = set()
+    for context in contexts:
+        stems, sentence_of = context.stems, context.sentence_of
+        for index in context.positions.get("by", ()):
+            if index and sentence_of[index - 1] == sentence_of[index]:
+                found.add(stems[index - 1])
+    return frozenset(found)
+
+
+def _restated_pairs(
+    info: TextInfo, words: range, contexts: Sequence[TextInfo], passive_verbs: AbstractSet[str]
+) -> set[int]:
     """The words ``i`` of ``words`` whose pair with word ``i + 1`` a context states in the
     other voice: the answer's "X wrote Y" where a context sentence says "Y ... written by X",
     or its "Y was written by X" ("Y, written by X") where one says "X wrote Y".
@@ -458,6 +472,7 @@ def _restated_pairs(info: TextInfo, words: range, contexts: Sequence[TextInfo]) 
     the verb's clause. Every pair from the end of the run before the answer's verb to the start
     of the run after it is then credited. :meth:`_Analysis._order` asks only for a claim with
     a pair no context holds, so a claim stated in order pays nothing for this.
+    ``passive_verbs``: :func:`_stems_before_by` of ``contexts``.
     """
     stems, content = info.stems, info.content
     first, end = words.start, words.stop
@@ -466,7 +481,7 @@ def _restated_pairs(info: TextInfo, words: range, contexts: Sequence[TextInfo]) 
         if not content[verb]:
             continue
         passive = stems[verb + 1] == "by"
-        if not passive and not _adjacent_in(contexts, (stems[verb], "by"))[0]:
+        if not passive and stems[verb] not in passive_verbs:
             continue  # the cheap test first: no context has this verb in the passive
         before = _content_run(content, first, verb, -1)
         after = _content_run(content, verb + 2 if passive else verb + 1, end, 1)
