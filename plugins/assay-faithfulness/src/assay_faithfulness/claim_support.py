@@ -150,12 +150,11 @@ UNSUPPORTED_CLAIM = 0.5
 """A claim whose token support is below this gets a critical signal."""
 
 _PASSAGE_BOUNDARY = re.compile(f"(?<=[.!?])[{re.escape(JS_WHITESPACE)}]*(?=[A-Z])")
-_KEY_TERM = re.compile(r"(?<![^\W_])(?:[A-Z][^\W_]*|[^\W_]*\d[^\W_]*)")
-"""A word (a run of letters and digits) that starts with a capital or holds a digit; a key term
-is such a word with a digit, or a capitalised one that does not open the claim and follows no
-``_``. (The second form is only tried where a word starts: it would match nowhere inside a word
-whose start it did not match, and trying there costs time quadratic in the word's length.)"""
-_DIGIT = re.compile(r"\d")
+_KEY_TERM = re.compile(r"(?<=\W)[A-Z][^\W_]*|(?<![^\W_])[^\W_]*\d[^\W_]*")
+"""A key term: a word (a run of letters and digits) that holds a digit, or a capitalised one
+that does not open the claim and follows no ``_`` (it follows a character that is no letter,
+digit or ``_``). Each form is only tried where a word starts: the second would otherwise be
+tried inside every word, at a cost quadratic in the word's length."""
 
 
 def split_passage_sentences(text: str) -> list[str]:
@@ -284,13 +283,7 @@ class ClaimSupport(HeuristicMetric):
 
 def _key_terms(claim: str) -> list[str]:
     """Capitalised words (not the claim's first, nor after a ``_``) and words with a digit."""
-    terms = []
-    for match in _KEY_TERM.finditer(claim):
-        term = match.group()
-        start = match.start()
-        if (start and "A" <= term[0] <= "Z" and claim[start - 1] != "_") or _DIGIT.search(term):
-            terms.append(term)
-    return terms
+    return _KEY_TERM.findall(claim)
 
 
 def _missing_key_terms(claim: str, context_tokens: AbstractSet[str]) -> list[str]:
