@@ -134,3 +134,18 @@ def test_effective_support_is_the_lower_signal() -> None:
         None,
         "claimSupport",
     )
+
+
+@pytest.mark.parametrize(
+    ("preset", "message"),
+    [
+        ("grounded-v1", "Preset grounded-v1 requires faithfulnessScore or claimSupport."),
+        # transparent-confidence 0.3's own text for its production preset
+        ("production-v0.3", "Production preset requires faithfulnessScore or claimSupport."),
+    ],
+)
+def test_the_missing_support_warning_names_the_preset_in_use(preset: str, message: str) -> None:
+    warnings = [w for w in card(preset).meta.warnings if w.code == "required-signal-missing"]
+    assert [(w.path, w.message) for w in warnings if w.path == "faithfulnessScore"] == [
+        ("faithfulnessScore", message)
+    ]

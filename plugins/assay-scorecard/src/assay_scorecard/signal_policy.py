@@ -74,6 +74,14 @@ def is_signal_missing(name: str, inputs: Mapping[str, Any]) -> bool:
     return check(inputs) if check else "indexIntegrity" not in inputs
 
 
+def _support_evaluator_message(preset: str) -> str:
+    """The ``required-signal-missing`` message of a preset that requires a support evaluator:
+    transparent-confidence 0.3's own text for its production preset, else naming the preset."""
+    if preset == "production-v0.3":
+        return "Production preset requires faithfulnessScore or claimSupport."
+    return f"Preset {preset} requires faithfulnessScore or claimSupport."
+
+
 def _merge(first: Sequence[str], second: Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*first, *second]))
 
@@ -128,6 +136,8 @@ class SignalPolicy:
     max_invalid_citation_count: float | None = None
     min_support_score: float | None = None
     unsupported_below: float | None = None
+    preset: str = "production-v0.3"
+    """the name of the preset the policy comes from (named in the support-evaluator warning)"""
 
     @classmethod
     def merged(cls, preset: Preset, caller: Mapping[str, Any] | None) -> SignalPolicy:
@@ -146,6 +156,7 @@ class SignalPolicy:
             max_invalid_citation_count=caller.get("maxInvalidCitationCount"),
             min_support_score=_support_floor(caller, "minSupportScore"),
             unsupported_below=_support_floor(caller, "unsupportedBelow"),
+            preset=preset.name,
         )
 
     @property
@@ -191,7 +202,7 @@ class SignalPolicy:
                 ScoreWarning(
                     "required-signal-missing",
                     "warn",
-                    "Production preset requires faithfulnessScore or claimSupport.",
+                    _support_evaluator_message(self.preset),
                     "faithfulnessScore",
                 )
             )
