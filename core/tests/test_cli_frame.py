@@ -13,7 +13,15 @@ import pytest
 from click.testing import CliRunner
 
 import assay
-from assay.cli import AssayGroup, echo_json, read_json_file, resolve_workers, workers_option
+from assay.cli import (
+    AssayGroup,
+    OutputPath,
+    atomic_write,
+    echo_json,
+    read_json_file,
+    resolve_workers,
+    workers_option,
+)
 
 
 def _group_with(command: click.Command) -> click.Group:
@@ -125,3 +133,77 @@ def test_read_json_file_turns_hostile_json_into_a_coded_error(
         read_json_file(str(path))
     assert caught.value.code == "MALFORMED_INPUT"
     assert message in caught.value.message
+
+
+def test_an_os_error_no_command_caught_is_an_io_error_line_and_exit_2() -> None:
+    # exit 1 would tell a CI script that a quality gate failed
+    @click.command("write")
+    def write() -> None:
+        raise FileNotFoundError(2, "No such file or directory", "/proc/nope")
+
+    result = CliRunner().invoke(_group_with(write), ["write"])
+    assert result.exit_code == assay.ExitCode.USAGE
+    assert result.stderr == "error [IO_ERROR] /proc/nope: No such file or directory\n"
+
+
+def _writer() -> click.Command:
+    @click.command("write")
+    @click.option("--output", type=OutputPath())
+    def write(output: str) -> None:
+        with atomic_write(output) as handle:
+            handle.write("done")
+
+    return write
+
+
+@pytest.mark.parametrize(
+    ("where", "reason"),
+    [
+        ("file.txt/out.json", "file.txt is a file, not a folder"),
+        ("file.txt/deeper/out.json", "file.txt is a file, not a folder"),
+        ("folder", "it is a folder"),
+    ],
+)
+def test_an_output_that_cannot_be_written_is_refused_before_the_command_runs(
+    tmp_path: Path, where: str, reason: str
+) -> None:
+    (tmp_path / "file.txt").write_text("keep")
+    (tmp_path / "folder").mkdir()
+    target = tmp_path / where
+    result = CliRunner().invoke(_group_with(_writer()), ["write", "--output", str(target)])
+    assert result.exit_code == assay.ExitCode.USAGE
+    assert result.stderr.startswith(f"error [IO_ERROR] --output: cannot write {target}: ")
+    assert result.stderr.rstrip().endswith(reason)
+    assert "Traceback" not in result.output
+    assert (tmp_path / "file.txt").read_text() == "keep"
+
+
+def test_an_output_path_makes_missing_folders_before_the_command_runs(tmp_path: Path) -> None:
+    target = tmp_path / "new" / "sub" / "out.json"
+    result = CliRunner().invoke(_group_with(_writer()), ["write", "--output", str(target)])
+    assert result.exit_code == 0, result.output
+    assert target.read_text() == "done"
+
+
+@pytest.mark.parametrize("where", ["file.txt/out.json", "file.txt/deeper/out.json"])
+def test_atomic_write_under_a_file_is_an_io_error_and_leaves_it_alone(
+    tmp_path: Path, where: str
+) -> None:
+    (tmp_path / "file.txt").write_text("keep")
+    target = tmp_path / where
+    with pytest.raises(assay.AssayError) as caught, atomic_write(target) as handle:
+        handle.write("x")
+    assert caught.value.code == "IO_ERROR"
+    assert caught.value.path == str(target)
+    assert caught.value.message.endswith("file.txt is a file, not a folder")
+    assert (tmp_path / "file.txt").read_text() == "keep"
+
+
+def test_atomic_write_over_a_folder_is_an_io_error_and_keeps_nothing_half_written(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "out").mkdir()
+    with pytest.raises(assay.AssayError) as caught, atomic_write(tmp_path / "out") as handle:
+        handle.write("x")
+    assert caught.value.code == "IO_ERROR"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no temporary file left

@@ -290,3 +290,30 @@ def test_resume_with_new_thresholds_rejudges_without_recomputing(data, tmp_path)
     )
     assert code == 1 and text.splitlines()[-1] == "6 samples, 6 failed: FAILED"
     assert out.read_text() == before  # nothing was evaluated again
+
+
+@pytest.mark.parametrize("option", ["--output", "--html", "--save-baseline"])
+@pytest.mark.parametrize("name", ["r.csv", "r.jsonl", "deeper/r.parquet"])
+def test_an_output_under_a_file_is_refused_before_evaluating(data, option, name):
+    # exit 1 would read as "the gate failed"; nothing is evaluated or printed first
+    target = f"{data}/{name}"
+    code, out, err = run(data, option, target)
+    assert code == assay.ExitCode.USAGE
+    assert out == ""
+    assert err == (
+        f"error [IO_ERROR] {option}: cannot write {target}: {data} is a file, not a folder\n"
+    )
+
+
+def test_an_output_that_is_a_folder_is_an_io_error(data, tmp_path):
+    code, out, err = run(data, "--output", tmp_path)
+    assert (code, out) == (assay.ExitCode.USAGE, "")
+    assert err == f"error [IO_ERROR] --output: cannot write {tmp_path}: it is a folder\n"
+
+
+def test_a_results_stream_that_cannot_be_opened_is_an_io_error(data, tmp_path):
+    from assay_evaluation._stream import ResultStream
+
+    with pytest.raises(assay.AssayError) as caught:
+        ResultStream(data / "r.jsonl", append=False)
+    assert (caught.value.code, caught.value.path) == ("IO_ERROR", str(data / "r.jsonl"))

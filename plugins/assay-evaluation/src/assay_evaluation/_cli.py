@@ -22,7 +22,7 @@ import attrs
 import click
 
 from assay import AssayError, ErrorCode, ExitCode, default_registry
-from assay.cli import atomic_write, read_json_file, workers_option
+from assay.cli import OutputPath, atomic_write, read_json_file, workers_option
 from assay_evaluation._api import evaluate_batch
 from assay_evaluation._batch_result import BatchEvalResult
 from assay_evaluation._codes import EvaluationErrorCode as Code
@@ -308,12 +308,12 @@ def _gate(config: dict[str, Any], cli: dict[str, Any]) -> Gate:
 )
 @click.option(
     "--save-baseline",
-    type=click.Path(dir_okay=False),
+    type=OutputPath(),
     help="Write this run's aggregates as a baseline file (exit 0 once written).",
 )
 @click.option(
     "--output",
-    type=click.Path(dir_okay=False),
+    type=OutputPath(),
     help="Every sample's result: FILE.csv or FILE.parquet (a table written at the end) or "
     "FILE.jsonl (streamed as samples finish; --resume continues it).",
 )
@@ -343,7 +343,7 @@ def _gate(config: dict[str, Any], cli: dict[str, Any]) -> Gate:
 @click.option(
     "--html",
     "html_path",
-    type=click.Path(dir_okay=False),
+    type=OutputPath(),
     help="Write a self-contained HTML report here.",
 )
 @click.pass_context

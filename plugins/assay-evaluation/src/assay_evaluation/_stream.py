@@ -97,12 +97,20 @@ class ResultStream:
 
     :param path: the file; created with its folder when missing.
     :param append: keep what is there (resume) instead of starting empty.
+    :raises AssayError: ``IO_ERROR`` when the file cannot be created or opened.
     """
 
     def __init__(self, path: str | os.PathLike[str], append: bool) -> None:
         target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        self._handle: IO[bytes] = target.open("ab" if append else "wb")
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self._handle: IO[bytes] = target.open("ab" if append else "wb")
+        except OSError as exc:
+            raise AssayError(
+                ErrorCode.IO_ERROR,
+                f"cannot write the results stream: {exc.strerror} ({exc.filename})",
+                str(path),
+            ) from exc
 
     def write(self, items: Iterable[tuple[str, EvalResult]]) -> None:
         """Append one line per ``(key, result)`` and make them durable."""
