@@ -307,13 +307,45 @@ def test_the_reason_agrees_with_the_score() -> None:
     for question, answer, passage in answers:
         evidence = af.analyze_answer(question, answer, [passage])
         assert evidence.score is not None
-        counts = f"{evidence.supported_claims}/{evidence.total_claims} claim(s) supported"
+        passing = [claim for claim in evidence.claims if claim.support >= threshold]
+        counts = f"{len(passing)}/{evidence.total_claims} claim(s) supported"
         assert evidence.reason.startswith(counts)
         assert f"score={evidence.score:.3f}" in evidence.reason
-        if evidence.supported_claims == evidence.total_claims:
+        if len(passing) == evidence.total_claims:
             assert evidence.score >= threshold
         for item in evidence.unsupported:
             assert repr(item.text) in evidence.reason or "more)" in evidence.reason
+
+
+def test_a_supported_claim_with_a_doubt_is_counted_supported_and_its_doubt_named() -> None:
+    # HaluEval dev row 7: the right answer passes (0.92), but the detector doubts the name,
+    # since another capitalised passage word ("Fighters") fits the question's words too
+    question = (
+        "Who was once considered the best kick boxer in the world, however he has been "
+        'involved in a number of controversies relating to his "unsportsmanlike conducts" '
+        "in the sport and crimes of violence outside of the ring."
+    )
+    passage = (
+        " Fighters from around world on the roster include Badr Hari, Peter Aerts, Peter "
+        "Graham, Dewey Cooper, Zabit Samedov. It was considered as one of the biggest "
+        "kickboxing and MMA promotion in Middle East.Badr Hari (born 8 December 1984) is a "
+        "Moroccan-Dutch super heavyweight kickboxer from Amsterdam. Hari has been a prominent "
+        "figure in the world of kickboxing and was once considered the best kickboxer in the "
+        "world, however he has been involved in a number of controversies relating to his "
+        '"unsportsmanlike conducts" in the sport and crimes of violence outside of the ring.'
+    )
+    evidence = af.analyze_answer(question, "Badr Hari", [passage])
+    (claim,) = evidence.claims
+    assert evidence.score is not None and evidence.score >= af.AnswerSupport.default_threshold
+    assert claim.unsupported and not claim.supported  # a doubt: not supported beyond doubt
+    assert evidence.reason.startswith(
+        "1/1 claim(s) supported as an answer to the question, 1 of them with a doubt;"
+    )
+    assert " Doubt: name 'Badr Hari'" in evidence.reason and "Unsupported:" not in evidence.reason
+    sample = assay.EvalSample(question=question, answer="Badr Hari", contexts=[passage])
+    result = af.score_sample(sample, ["answer_support"])["answer_support"]
+    assert result.passed and result.explanation == evidence.reason
+    assert result.details["supported_claims"] == 1 and result.details["doubted_claims"] == 1
 
 
 def test_it_is_deterministic_with_cold_or_warm_caches() -> None:
@@ -365,7 +397,11 @@ def test_the_metric_is_registered_outside_the_default_set() -> None:
     assert evidence.score is not None
     assert result.score == evidence.score and result.explanation == evidence.reason
     assert result.passed is (evidence.score >= af.AnswerSupport.default_threshold)
-    assert result.details["total_claims"] == 1 and result.details["supported_claims"] == 0
+    # the claim reaches the claim threshold, with a doubt on the name (the detector's
+    # ``supported`` is False): the details count it as the reason does
+    assert not evidence.claims[0].supported
+    assert result.details["total_claims"] == 1 and result.details["supported_claims"] == 1
+    assert result.details["doubted_claims"] == 1
     wire = af.result_to_wire(result)
     assert wire["metricId"] == "answerSupport"
     assert [s["severity"] for s in wire["signals"]] == ["critical"]

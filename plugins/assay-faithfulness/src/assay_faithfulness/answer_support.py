@@ -664,19 +664,32 @@ def _negation_item(said: bool, span: SupportSpan) -> UnsupportedItem:
 
 
 def _reason(score: float, claims: tuple[ClaimEvidence, ...], conflicts: tuple[str, ...]) -> str:
-    supported = sum(1 for c in claims if c.supported)
-    text = (
-        f"{supported}/{len(claims)} claim(s) supported as an answer to the question; "
-        f"score={to_fixed3(score)}."
-    )
-    items = [item for claim in claims for item in claim.unsupported]
-    if items:
-        listed = "; ".join(f"{item.kind} {item.text!r}: {item.reason}" for item in items[:3])
-        more = f" (+{len(items) - 3} more)" if len(items) > 3 else ""
-        text += f" Unsupported: {listed}{more}"
+    """One sentence that agrees with the score: the claims whose support reaches
+    :data:`CLAIM_THRESHOLD` count as supported (those with an item left are supported with a
+    doubt, listed as such); the items of the others are listed as unsupported."""
+    passing = [claim for claim in claims if claim.support >= CLAIM_THRESHOLD]
+    doubted = [claim for claim in passing if claim.unsupported]
+    text = f"{len(passing)}/{len(claims)} claim(s) supported as an answer to the question"
+    if doubted:
+        text += f", {len(doubted)} of them with a doubt"
+    text += f"; score={to_fixed3(score)}."
+    unsupported = [
+        item for claim in claims if claim.support < CLAIM_THRESHOLD for item in claim.unsupported
+    ]
+    if unsupported:
+        text += f" Unsupported: {_listed(unsupported)}"
+    if doubted:
+        text += f" Doubt: {_listed([item for claim in doubted for item in claim.unsupported])}"
     if conflicts:
         text += f" The contexts contradict each other: {conflicts[0]}"
     return text
+
+
+def _listed(items: list[UnsupportedItem]) -> str:
+    """The first three items, each with its kind, text and reason."""
+    listed = "; ".join(f"{item.kind} {item.text!r}: {item.reason}" for item in items[:3])
+    more = f" (+{len(items) - 3} more)" if len(items) > 3 else ""
+    return f"{listed}{more}"
 
 
 SEVERITY = {"name": "critical", "number": "critical", "yes-no": "critical", "negation": "critical"}
@@ -705,9 +718,11 @@ class AnswerSupport(HeuristicMetric):
             for i, claim in enumerate(evidence.claims)
             for j, item in enumerate(claim.unsupported)
         )
+        passing = [claim for claim in evidence.claims if claim.support >= CLAIM_THRESHOLD]
         details = {
             "total_claims": evidence.total_claims,
-            "supported_claims": evidence.supported_claims,
+            "supported_claims": len(passing),
+            "doubted_claims": sum(1 for claim in passing if claim.unsupported),
             "claim_support": [claim.support for claim in evidence.claims],
             "conflicts": list(evidence.conflicts),
         }
