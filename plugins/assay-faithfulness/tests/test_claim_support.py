@@ -85,3 +85,25 @@ def test_key_terms_are_the_capitalised_words_and_numbers_of_the_claim(claim: str
     # word with a digit (one regex, tried at every position: the slower form of the scan)
     definition = re.compile(r"(?<!^)\b[A-Z][^\W_]*|(?<![^\W_])[^\W_]*\d[^\W_]*")
     assert claim_support._key_terms(claim) == definition.findall(claim)
+
+
+def test_the_reason_counts_a_claim_as_stated_only_when_it_passes() -> None:
+    # two of the claim's four content words stand in the passage's sentences: token support
+    # 0.5, a failing score; the reason must not count the claim as stated
+    half = score("The Oberoi Group owns airlines in Mumbai.")
+    assert half.passed is False
+    assert half.explanation.startswith("0/1 claim(s) stated by a context sentence")
+    stated = score("The Oberoi Group is a hotel company with its head office in Delhi.")
+    assert stated.passed is True
+    assert stated.explanation.startswith("1/1 claim(s) stated by a context sentence")
+    # on real rows: every claim counted as stated means the token support reached the bar
+    lines = HALUEVAL.read_text(encoding="utf-8").split("\n")[:200] if HALUEVAL.exists() else []
+    for line in lines:
+        row = json.loads(line)
+        for answer in (row["right_answer"], row["hallucinated_answer"]):
+            result = score(answer, (row["knowledge"],))
+            stated_count, total = map(int, result.explanation.split(" ", 1)[0].split("/"))
+            supports = result.details["claim_support"]
+            assert stated_count == sum(s >= claim_support.STATED_CLAIM for s in supports)
+            if stated_count == total:
+                assert result.details["token_support"] >= claim_support.STATED_CLAIM

@@ -148,6 +148,9 @@ TOKEN_WEIGHT = 0.8
 ORDER_WEIGHT = 0.2
 UNSUPPORTED_CLAIM = 0.5
 """A claim whose token support is below this gets a critical signal."""
+STATED_CLAIM = 0.8
+"""A claim counts as stated by a context sentence, in the reason, from this token support on
+(the metric's default threshold), so the count agrees with a passing or failing score."""
 
 _PASSAGE_BOUNDARY = re.compile(f"(?<=[.!?])[{re.escape(JS_WHITESPACE)}]*(?=[A-Z])")
 _KEY_TERM = re.compile(r"(?<=\W)[A-Z][^\W_]*|(?<![^\W_])[^\W_]*\d[^\W_]*")
@@ -207,7 +210,7 @@ class ClaimSupport(HeuristicMetric):
 
     id = "claim_support"
     wire_id = "claimSupport"
-    default_threshold = 0.8
+    default_threshold = STATED_CLAIM
     requires = frozenset({"contexts"})
 
     def measure(self, analysis: SampleAnalysis, options: HeuristicOptions) -> Measured:
@@ -266,12 +269,13 @@ class ClaimSupport(HeuristicMetric):
         else:
             order_support = sum(t in index.tokens for t in answer_tokens) / len(answer_tokens)
         score = TOKEN_WEIGHT * token_support + ORDER_WEIGHT * order_support
-        supported = sum(1 for s in claim_supports if s >= UNSUPPORTED_CLAIM)
+        stated = sum(1 for s in claim_supports if s >= STATED_CLAIM)
         return Measured(
             score,
-            f"{supported}/{len(claim_supports)} claim(s) stated by a context sentence; "
-            f"token support {to_fixed3(token_support)}, word-order support "
-            f"{to_fixed3(order_support)}, score={to_fixed3(score)}.",
+            f"{stated}/{len(claim_supports)} claim(s) stated by a context sentence (at least "
+            f"{STATED_CLAIM:.0%} of a claim's content words in one sentence); token support "
+            f"{to_fixed3(token_support)}, word-order support {to_fixed3(order_support)}, "
+            f"score={to_fixed3(score)}.",
             tuple(signals),
             {
                 "token_support": token_support,
