@@ -291,3 +291,60 @@ def test_deepeval_test_case_columns_are_recognised() -> None:
     assert sample.answer == "Mary Shelley."
     assert sample.ground_truth == "Mary Shelley"
     assert list(sample.contexts) == ["Frankenstein is an 1818 novel by Mary Shelley."]
+
+
+def _ragas_result_records() -> list[dict]:
+    """The rows of a ragas result's ``to_pandas()``: sample columns and score columns."""
+    if not RAGAS.exists():
+        pytest.skip("needs ../shared/data/evaluator-outputs/ragas_outputs.json")
+    return json.loads(RAGAS.read_text("utf-8"))["evaluate"]["to_pandas"]["records"]
+
+
+def test_a_ragas_result_exported_by_pandas_reads_like_its_json(registry, tmp_path, recwarn):
+    # result.to_pandas().to_csv() writes list cells as Python lists: ['a', "b's"]
+    pd = pytest.importorskip("pandas")
+    records = _ragas_result_records()
+    path = tmp_path / "ragas.csv"
+    pd.DataFrame(records).to_csv(path, index=False)
+    assert "['" in path.read_text("utf-8")  # the cells really are Python reprs
+    from_csv = read_samples(path)
+    assert [s.contexts for s in from_csv] == [tuple(r["retrieved_contexts"]) for r in records]
+    assert [s.question for s in from_csv] == [r["user_input"] for r in records]
+    from_csv_batch = evaluate_batch(path, ["claim_support"], registry=registry)
+    from_json_batch = evaluate_batch(records, ["claim_support"], registry=registry)
+    assert (
+        batch_to_wire(from_csv_batch)["aggregates"] == batch_to_wire(from_json_batch)["aggregates"]
+    )
+    # its score columns (rouge_score(mode=fmeasure), bleu_score, ...) are skipped quietly
+    assert not [w for w in recwarn if issubclass(w.category, SampleFieldWarning)]
+
+
+@pytest.mark.parametrize(
+    "cell",
+    ["['a', 3]", "['unclosed", "[__import__('os')]", "[b'bytes']"],
+)
+def test_a_contexts_cell_that_is_no_list_of_strings_says_what_it_looks_like(tmp_path, cell):
+    path = tmp_path / "bad.csv"
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows([["question", "answer", "contexts"], ["q", "a", cell]])
+    with pytest.raises(assay.AssayError) as caught:
+        read_samples(path)
+    assert (caught.value.code, caught.value.path) == ("INVALID_CONTEXTS", "row 1.contexts")
+    assert caught.value.message.startswith(f"the cell starts like a list ({cell!r})")
+    assert "JSON array (json.dumps)" in caught.value.message
+
+
+def test_ragas_score_columns_are_quiet_and_a_typo_still_warns():
+    rows = [
+        {
+            "questoin": "q",
+            "answer": "a",
+            "contexts": [],
+            "faithfulness": 0.5,
+            "rouge_score(mode=fmeasure)": 0.1,
+            "factual_correctness(mode=f1)": 1.0,
+        }
+    ]
+    with pytest.warns(SampleFieldWarning) as caught:
+        read_samples(rows)
+    assert [w.message.path for w in caught] == ["samples[0].questoin"]

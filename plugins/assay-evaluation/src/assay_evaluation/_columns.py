@@ -5,6 +5,7 @@ lists and numbers, and unknown columns reported once each with a did-you-mean.
 
 from __future__ import annotations
 
+import ast
 import json
 import math
 import warnings
@@ -19,9 +20,11 @@ __all__ = [
     "COLUMN_ALIASES",
     "FIELDS",
     "IGNORED_COLUMNS",
+    "RAGAS_SCORE_COLUMNS",
     "ColumnMapper",
     "SampleFieldWarning",
     "check_column_map",
+    "quietly_skipped",
 ]
 
 FIELDS = ("question", "answer", "contexts", "ground_truth", "id", "metadata")
@@ -70,6 +73,67 @@ IGNORED_COLUMNS = frozenset(
     }
 )
 """ragas columns that no metric here reads; they are skipped without a warning."""
+
+RAGAS_SCORE_COLUMNS = frozenset(
+    {
+        "faithfulness",
+        "answer_relevancy",
+        "response_relevancy",
+        "context_precision",
+        "context_recall",
+        "context_entity_recall",
+        "context_utilization",
+        "llm_context_precision_with_reference",
+        "llm_context_precision_without_reference",
+        "llm_context_recall",
+        "non_llm_context_recall",
+        "non_llm_context_precision_with_reference",
+        "id_based_context_recall",
+        "id_based_context_precision",
+        "noise_sensitivity",
+        "answer_correctness",
+        "answer_similarity",
+        "semantic_similarity",
+        "factual_correctness",
+        "non_llm_string_similarity",
+        "bleu_score",
+        "rouge_score",
+        "chrf_score",
+        "exact_match",
+        "string_present",
+        "summary_score",
+        "answer_accuracy",
+        "context_relevance",
+        "response_groundedness",
+        "nv_accuracy",
+        "nv_context_relevance",
+        "nv_response_groundedness",
+        "topic_adherence",
+        "tool_call_accuracy",
+        "tool_call_f1",
+        "agent_goal_accuracy",
+        "simple_criteria_score",
+        "rubrics_score",
+        "instance_rubrics",
+        "domain_specific_rubrics",
+        "harmfulness",
+        "maliciousness",
+        "coherence",
+        "correctness",
+        "conciseness",
+    }
+)
+"""The score columns of a ragas result (``result.to_pandas()``): named after a ragas metric,
+with its settings in brackets for some (``rouge_score(mode=fmeasure)``,
+``factual_correctness(mode=f1)``). They are ragas's scores, not sample fields, and are skipped
+without a warning."""
+
+
+def quietly_skipped(column: str) -> bool:
+    """Whether ``column`` is a ragas column no metric here reads (:data:`IGNORED_COLUMNS`) or a
+    ragas score column (:data:`RAGAS_SCORE_COLUMNS`, settings in brackets ignored)."""
+    return column in IGNORED_COLUMNS or column.partition("(")[0] in RAGAS_SCORE_COLUMNS
+
 
 _CANONICAL = frozenset(("question", "answer", "contexts", "groundTruth", "id", "metadata"))
 
@@ -179,7 +243,7 @@ class ColumnMapper:
 
         :raises AssayError: ``INVALID_SAMPLE`` for two columns giving one field, or an unknown
             column under ``strict``; ``INVALID_CONTEXTS`` for a contexts cell that starts like
-            a JSON array but is not one; ``INVALID_OPTION`` when a mapped column is absent from
+            a list but is neither a JSON array nor a Python list of strings; ``INVALID_OPTION`` when a mapped column is absent from
             the first row.
         """
         if not isinstance(row, Mapping):
@@ -197,7 +261,7 @@ class ColumnMapper:
                 if field in self.mapped_fields:  # the field comes from its mapped column
                     field = None
             if field is None:
-                if column not in IGNORED_COLUMNS:
+                if not quietly_skipped(str(column)):
                     self._unknown(str(column), path)
                 continue
             if field in origin:
@@ -263,10 +327,52 @@ class ColumnMapper:
         if not cell.strip():
             return []
         if cell.lstrip().startswith("["):
-            return list(_json_cell(cell, Code.INVALID_CONTEXTS, path, "array"))
+            return _list_cell(cell, path)
         if self.separator:
             return [part for part in cell.split(self.separator) if part.strip()]
         return [cell]
+
+
+def _list_cell(cell: str, path: str) -> list[Any]:
+    """A contexts cell that starts with ``[``: a JSON array, or the Python list of strings that
+    pandas writes for a list cell (``to_csv()`` of a ragas result: ``['a', "b's"]``), read with
+    :func:`ast.literal_eval` (literals only, nothing run) and kept only when every item is a
+    string.
+
+    :raises AssayError: ``INVALID_CONTEXTS`` when it is neither, saying what it looks like.
+    """
+    try:
+        value = json.loads(cell)
+    except ValueError:
+        value = _python_strings(cell)
+        if value is None:
+            raise AssayError(
+                Code.INVALID_CONTEXTS,
+                f"the cell starts like a list ({_head(cell)}) but is neither a JSON array nor a "
+                "Python list of strings: write the contexts as a JSON array (json.dumps), or "
+                "give --contexts-separator (contexts_separator=) to split plain text",
+                path,
+            ) from None
+    if not isinstance(value, list):
+        raise AssayError(Code.INVALID_CONTEXTS, "the cell must be a JSON array", path)
+    return value
+
+
+def _python_strings(cell: str) -> list[str] | None:
+    """``cell`` as a Python list of strings, or ``None`` when it is not one."""
+    try:
+        value = ast.literal_eval(cell.strip())
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return value
+    return None
+
+
+def _head(cell: str, size: int = 40) -> str:
+    """The start of ``cell``, quoted, for an error message."""
+    text = cell.strip()
+    return repr(text if len(text) <= size else text[:size] + "...")
 
 
 def _json_cell(cell: str, code: str, path: str, kind: str) -> Any:

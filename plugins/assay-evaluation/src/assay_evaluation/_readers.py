@@ -275,8 +275,9 @@ def read_samples(
     Columns are matched to sample fields by name: the JSON input format's (``question``,
     ``answer``, ``contexts``, ``groundTruth`` or ``ground_truth``, ``id``, ``metadata``),
     ragas's (``user_input``, ``response``, ``retrieved_contexts``, ``reference``), or
-    ``column_map`` (field -> column). In a table a ``contexts`` cell is a JSON array of strings
-    or, with ``contexts_separator``, text split on it; an empty cell is a missing value (an
+    ``column_map`` (field -> column). In a table a ``contexts`` cell is a JSON array of strings,
+    a Python list of strings (pandas' ``to_csv()`` of a list), or, with
+    ``contexts_separator``, text split on it; an empty cell is a missing value (an
     empty question cell: a sample without a question). An unknown column gives one
     :class:`~assay_evaluation.SampleFieldWarning` (with a did-you-mean) and is ignored;
     ``strict=True`` makes it an error.
