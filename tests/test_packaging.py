@@ -135,7 +135,13 @@ def test_a_user_installs_assay_all_into_their_own_project_and_scores(
     project = tmp_path / "my-project"
     project.mkdir()
     python = _venv(project / ".venv")
-    _install(python, "--find-links", str(wheels["assay"].parent), "assay-all", cwd=project)
+    _install(
+        python,
+        "--find-links",
+        str(wheels["assay"].parent),
+        "assay-all[pandas,parquet]",
+        cwd=project,
+    )
 
     code = (
         "from assay_scorecard import compute_confidence\n"
@@ -173,6 +179,23 @@ def test_a_user_installs_assay_all_into_their_own_project_and_scores(
     assert result.returncode == 0, result.stderr[-3000:]
     distributions = {record["distribution"] for record in json.loads(result.stdout)}
     assert distributions >= {"assay", *PLUGINS}
+
+    # the extras the README installs: a DataFrame in, Parquet out
+    code = (
+        "import pandas as pd\n"
+        "from assay_evaluation import evaluate_batch\n"
+        "frame = pd.DataFrame({'user_input': ['Where is the Oberoi head office?'],\n"
+        "    'response': ['Delhi'],\n"
+        "    'retrieved_contexts': [['The Oberoi Group has its head office in Delhi.']]})\n"
+        "result = evaluate_batch(frame)\n"
+        "result.to_pandas().to_parquet('results.parquet')\n"
+        "print(len(pd.read_parquet('results.parquet')), result.passed)\n"
+    )
+    result = subprocess.run(
+        [str(python), "-c", code], capture_output=True, text=True, cwd=project, env=CLEAN_ENV
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.split() == ["1", "True"]
 
 
 # ---------------------------------------------------------------------------------------------
