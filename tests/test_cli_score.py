@@ -144,6 +144,36 @@ def test_bad_input_prints_code_and_path_without_traceback(payload: dict, expecte
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"question": "When?", "contexts": ["x"]},
+        {"question": "When?", "reply": "1889", "contexts": ["x"]},
+    ],
+)
+def test_an_answer_record_without_answer_is_told_so(payload: dict) -> None:
+    result = assay("score", "-", stdin=json.dumps(payload))
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[-1].startswith("error [INVALID_ANSWER_RECORD] "), (
+        result.stderr
+    )
+    assert "candidates" not in result.stderr
+    lines = assay("score", "--jsonl", "-", stdin=json.dumps(payload) + "\n")
+    assert lines.returncode == 2
+    assert json.loads(lines.stdout)["error"]["code"] == "INVALID_ANSWER_RECORD"
+
+
+def test_an_answer_record_in_ragas_names_is_scored() -> None:
+    ragas = {
+        "user_input": "When was the tower completed?",
+        "response": "1889",
+        "retrieved_contexts": ["The tower was completed in 1889."],
+    }
+    result = assay("score", "--json", "-", stdin=json.dumps(ragas))
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["evidence"]["claims"][0]["text"] == "1889"
+
+
 def test_invalid_json_file_names_line_and_column(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     path.write_text('{"inputs": \n  oops}')

@@ -119,6 +119,9 @@ def test_bad_records_name_the_field(bad: Any, code: str, path: str | None, words
 
 def test_an_answer_record_is_told_from_a_scoring_request() -> None:
     assert is_answer_record(record())
+    # a record missing its answer, or written with ragas's names, is still an answer record
+    assert is_answer_record({"question": "When?", "contexts": ["x"]})
+    assert is_answer_record({"user_input": "q", "response": "a", "retrieved_contexts": []})
     assert not is_answer_record({"inputs": {}, "answer": "x"})
     assert not is_answer_record({"supportLevel": "high", "candidates": []})
     assert not is_answer_record("answer")
@@ -160,3 +163,45 @@ def test_no_scored_context_means_no_candidates_and_says_so() -> None:
     assert candidates == []
     assert "missing signal: candidates" in notes[0]
     assert candidate_signals(()) == ([], ())
+
+
+def test_ragas_and_deepeval_names_are_read_as_the_fields_they_name() -> None:
+    ragas = {"user_input": "Who?", "response": "Ada.", "retrieved_contexts": ["Ada wrote it."]}
+    deepeval = {"input": "Who?", "actual_output": "Ada.", "retrieval_context": ["Ada wrote it."]}
+    for named in (ragas, deepeval):
+        read = read_answer_record(named)
+        assert (read.question, read.answer, read.texts) == ("Who?", "Ada.", ["Ada wrote it."])
+
+
+@pytest.mark.parametrize(
+    ("bad", "path", "words"),
+    [
+        (
+            {"question": "When?", "contexts": ["x"]},
+            "answer",
+            "answer is missing: an answer record needs question, answer and contexts (answer is "
+            "also read as response or actual_output)",
+        ),
+        ({"question": "q", "output": "a", "contexts": []}, "output", "did you mean 'answer'?"),
+        (
+            {"question": "q", "answer": "a", "response": "b", "contexts": []},
+            "response",
+            "give one of answer and response (both are the answer)",
+        ),
+        # the path is the name the record used
+        ({"user_input": "q", "response": 3, "contexts": []}, "response", "must be a string"),
+        (
+            {"user_input": "q", "response": "a", "retrieved_contexts": [3]},
+            "retrieved_contexts[0]",
+            "a context must be",
+        ),
+    ],
+)
+def test_a_record_without_its_answer_is_told_what_is_missing(
+    bad: Any, path: str, words: str
+) -> None:
+    with pytest.raises(assay.AssayError) as caught:
+        read_answer_record(bad)
+    assert caught.value.code in (INVALID_ANSWER_RECORD, INVALID_CONTEXT)
+    assert caught.value.path == path
+    assert words in caught.value.message

@@ -15,6 +15,7 @@ answer. The default reader comes with the assay-answer plugin (``assay_answer.sc
 """
 
 from assay_scorecard.answer_records import (
+    ANSWER_FIELD_ALIASES,
     INVALID_ANSWER_RECORD,
     INVALID_CONTEXT,
     AnswerRecord,
@@ -76,6 +77,7 @@ from assay_scorecard.wire import (
 
 __all__ = [
     "ALGORITHM_VERSION",
+    "ANSWER_FIELD_ALIASES",
     "DEFAULT_READER",
     "GROUNDED_PRESET",
     "INVALID_ANSWER_RECORD",

@@ -25,6 +25,7 @@ from assay.wire import to_camel
 from assay_scorecard.types import ScoringInputs
 
 __all__ = [
+    "ANSWER_FIELD_ALIASES",
     "INVALID_ANSWER_RECORD",
     "INVALID_CONTEXT",
     "AnswerRecord",
@@ -42,6 +43,19 @@ INVALID_CONTEXT = "INVALID_CONTEXT"
 or a field of the wrong type (the path names it, e.g. ``contexts[2].score``)."""
 
 _RECORD_KEYS = ("question", "answer", "contexts", "signals", "config", "id")
+ANSWER_FIELD_ALIASES: Mapping[str, str] = {
+    # ragas 0.2 and later (SingleTurnSample, EvaluationDataset)
+    "user_input": "question",
+    "response": "answer",
+    "retrieved_contexts": "contexts",
+    # DeepEval (LLMTestCase)
+    "input": "question",
+    "actual_output": "answer",
+    "retrieval_context": "contexts",
+}
+"""Other tools' names for the fields of an answer record, read as the field they name (the
+names ``assay eval`` recognises in its columns)."""
+_ANSWER_KEYS = frozenset(("question", "answer", "contexts", *ANSWER_FIELD_ALIASES))
 _SIGNAL_KEYS = tuple(to_camel(field.name) for field in attrs.fields(ScoringInputs))
 # names other tools give these fields, for the did-you-mean of an unknown key
 _ALIASES = {
@@ -62,6 +76,12 @@ _ALIASES = {
     "updated_at": "date",
     "timestamp": "date",
     "type": "sourceType",
+    "query": "question",
+    "output": "answer",
+    "generated_answer": "answer",
+    "documents": "contexts",
+    "retrieved_context": "contexts",
+    "context": "contexts",
 }
 
 
@@ -144,9 +164,36 @@ class AnswerRecord:
 
 
 def is_answer_record(record: Any) -> bool:
-    """Whether a JSON request is an answer record (it has ``answer`` and no ``inputs``) rather
-    than a request of scoring inputs."""
-    return isinstance(record, Mapping) and "answer" in record and "inputs" not in record
+    """Whether a JSON request is an answer record rather than a request of scoring inputs: an
+    object without ``inputs`` that has ``question``, ``answer`` or ``contexts`` (or a name of
+    :data:`ANSWER_FIELD_ALIASES`), none of which is a scoring input. A record missing one of
+    them is then told so by :func:`read_answer_record`, not read as scoring inputs."""
+    return (
+        isinstance(record, Mapping)
+        and "inputs" not in record
+        and not _ANSWER_KEYS.isdisjoint(record)
+    )
+
+
+def _canonical(record: Mapping[Any, Any]) -> tuple[dict[Any, Any], dict[str, str]]:
+    """``record`` with the names of :data:`ANSWER_FIELD_ALIASES` read as the fields they name,
+    and the name each field was given under (for the paths of errors).
+
+    :raises AssayError: :data:`INVALID_ANSWER_RECORD` when a field is given under two names.
+    """
+    fields: dict[Any, Any] = {}
+    named: dict[str, Any] = {}
+    for key, value in record.items():
+        field = ANSWER_FIELD_ALIASES.get(key, key) if isinstance(key, str) else key
+        if field in fields:
+            raise AssayError(
+                INVALID_ANSWER_RECORD,
+                f"give one of {named[field]} and {key} (both are the {field})",
+                str(key),
+            )
+        fields[field] = value
+        named[field] = key
+    return fields, named
 
 
 def _unknown(key: str, known: Sequence[str]) -> str:
@@ -157,6 +204,10 @@ def _unknown(key: str, known: Sequence[str]) -> str:
         guess = close[0] if close else None
     hint = f"; did you mean {guess!r}?" if guess else f" (known: {', '.join(known)})"
     return f"unknown key {key!r}{hint}"
+
+
+def _also_named(field: str) -> str:
+    return " or ".join(alias for alias, named in ANSWER_FIELD_ALIASES.items() if named == field)
 
 
 def _is_number(value: Any) -> bool:
@@ -179,34 +230,38 @@ def read_answer_record(record: Any) -> AnswerRecord:
             f"{type(record).__name__}",
         )
     for key in record:
-        if key not in _RECORD_KEYS:
-            raise AssayError(INVALID_ANSWER_RECORD, _unknown(key, _RECORD_KEYS), str(key))
+        if key not in _RECORD_KEYS and key not in ANSWER_FIELD_ALIASES:
+            raise AssayError(INVALID_ANSWER_RECORD, _unknown(str(key), _RECORD_KEYS), str(key))
+    record, named = _canonical(record)
     for key in ("question", "answer", "contexts"):
         if key not in record:
             raise AssayError(
                 INVALID_ANSWER_RECORD,
-                f"{key} is missing: an answer record needs question, answer and contexts",
+                f"{key} is missing: an answer record needs question, answer and contexts "
+                f"({key} is also read as {_also_named(key)})",
                 key,
             )
     for key in ("question", "answer"):
         if not isinstance(record[key], str):
             raise AssayError(
                 INVALID_ANSWER_RECORD,
-                f"{key} must be a string, not {type(record[key]).__name__}",
-                key,
+                f"{named[key]} must be a string, not {type(record[key]).__name__}",
+                named[key],
             )
     contexts = record["contexts"]
     if not isinstance(contexts, list | tuple):
         raise AssayError(
             INVALID_ANSWER_RECORD,
-            "contexts must be an array of strings or objects with text, not "
+            f"{named['contexts']} must be an array of strings or objects with text, not "
             f"{type(contexts).__name__}",
-            "contexts",
+            named["contexts"],
         )
     return AnswerRecord(
         record["question"],
         record["answer"],
-        tuple(_context(item, index) for index, item in enumerate(contexts)),
+        tuple(
+            _context(item, f"{named['contexts']}[{index}]") for index, item in enumerate(contexts)
+        ),
         _signals(record.get("signals")),
     )
 
@@ -310,10 +365,9 @@ _PAIRS = (("score", "combinedScore"), ("date", "lastUpdated"), ("sourceType", "d
 _EXTRA = ("contentHash", "extractionQuality", "isAmendment")
 
 
-def _context(item: Any, index: int) -> Context:
+def _context(item: Any, where: str) -> Context:
     if isinstance(item, str):
         return Context(str(item))
-    where = f"contexts[{index}]"
     if not isinstance(item, Mapping):
         raise AssayError(
             INVALID_CONTEXT,
