@@ -85,6 +85,8 @@ def test_a_function_becomes_a_registered_metric(registry):
         ((0.75, "why"), 0.75, "pass"),
         (None, None, "undetermined"),
         ("high", None, "error"),
+        (3.0, None, "error"),
+        (-0.5, None, "error"),
     ],
 )
 def test_what_a_metric_function_may_return(registry, returned, score, status):
@@ -162,3 +164,41 @@ def test_a_broken_plugin_file_is_a_coded_error(tmp_path):
     )
     missing = CliRunner().invoke(build_cli(), ["eval", str(data), "--plugin", "nowhere.py"])
     assert missing.exit_code == 2 and "error [IO_ERROR]" in missing.stderr
+
+
+BAD_METRICS = """
+from assay_evaluation import metric
+
+@metric(name="big")
+def big(sample):
+    return 3.0 if sample.id == "s1" else 0.9
+
+@metric(name="boom")
+def boom(sample):
+    raise ValueError("kaboom")
+"""
+
+
+@pytest.mark.usefixtures("toy_default_registry")
+def test_a_bad_return_value_errors_that_sample_and_the_run_goes_on(tmp_path):
+    # one rule for a metric that raises and one that returns 3.0: its own error results
+    plugin = tmp_path / "bad_metrics.py"
+    plugin.write_text(BAD_METRICS, encoding="utf-8")
+    data = tmp_path / "data.jsonl"
+    data.write_text("".join(json.dumps(s) + "\n" for s in toy_samples(3)), encoding="utf-8")
+    try:
+        args = ["eval", str(data), "--plugin", str(plugin), "--metrics", "big,boom", "--json"]
+        result = CliRunner().invoke(build_cli(), args)
+    finally:
+        sys.modules.pop("bad_metrics", None)
+    assert result.exit_code == assay.ExitCode.FAILED, result.output  # errors fail the gate
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    by_id = {line["id"]: line["metrics"] for line in lines[:-1]}
+    assert by_id["s1"]["big"]["status"] == "error"
+    assert (
+        "INVALID_METRIC_RESULT: metric 'big' returned score 3.0"
+        in (by_id["s1"]["big"]["explanation"])
+    )
+    assert [by_id[i]["big"]["status"] for i in ("s0", "s2")] == ["pass", "pass"]
+    assert {m["boom"]["status"] for m in by_id.values()} == {"error"}
+    assert "big: 1 of 3 results are errors" in " ".join(lines[-1]["aggregate"]["gate"]["reasons"])

@@ -14,9 +14,11 @@ from assay_evaluation import (
     EvaluateOptions,
     SampleContext,
     create_evaluator,
+    error_of,
     evaluate,
     evaluate_batch,
     replay_thresholds,
+    status_of,
     summarize,
 )
 
@@ -163,11 +165,17 @@ def test_nan_score_becomes_undetermined_with_a_signal(registry):
     assert "NaN" in constant.signals[-1].message
 
 
-def test_metric_breaking_its_contract_is_reported(registry):
+def test_metric_breaking_its_contract_is_its_error_result_not_a_crash(registry):
     registry.register(_constant_metric(1.5))
-    with pytest.raises(assay.AssayError) as excinfo:
-        evaluate(SAMPLE, ["constant"], registry=registry)
-    assert codes_of(excinfo) == ("INVALID_METRIC_RESULT", "metrics.constant.score")
+    result = evaluate(SAMPLE, ["constant", "word_count"], registry=registry)
+    constant = result.metrics["constant"]
+    assert status_of(constant) == "error" and constant.passed is None
+    assert constant.details["error"]["code"] == "INVALID_METRIC_RESULT"
+    assert error_of(constant) == (
+        "INVALID_METRIC_RESULT: metric 'constant' returned score 1.5; a score is in [0, 1] or None"
+    )
+    assert status_of(result.metrics["word_count"]) != "error"  # the others go on
+    assert result.passed is False
 
 
 def test_metric_pass_flag_is_recomputed_from_score_and_threshold(registry):

@@ -64,7 +64,9 @@ def evaluate(
         sample; ``UNKNOWN_METRIC``, ``INVALID_THRESHOLD``, ``INVALID_OPTION``,
         ``JUDGE_MISCONFIGURED`` for bad options; ``INVALID_PLUGIN_OBJECT`` for a metric or judge
         that is a class instead of an instance, or a metric object that lacks a member of the
-        protocol; ``INVALID_METRIC_RESULT`` when a metric breaks its contract.
+        protocol. A metric that raises or returns a result breaking its contract (a score
+        outside [0, 1], not a MetricResult) gives that metric an error result
+        (``INVALID_METRIC_RESULT`` in ``details["error"]``), not an exception.
     """
     parsed = _DEFAULTS if options is None else parse_options(options)
     if column_map is not None or not isinstance(sample, EvalSample):

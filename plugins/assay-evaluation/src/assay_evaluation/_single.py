@@ -167,8 +167,13 @@ def evaluate_with_plan(sample: EvalSample, plan: EvaluationPlan) -> EvalResult:
     (the composite counts it once per step). Metrics share one :class:`SampleContext`. A metric
     that needs the question is not run on a sample without one (its result is undetermined).
 
-    :raises AssayError: ``INVALID_METRIC_RESULT`` when a metric breaks its contract; whatever a
-        metric raises for bad input or configuration.
+    A metric that raises, or returns something that breaks the result contract (not a
+    MetricResult, a score outside [0, 1]), gives an error result for this sample (with the code
+    ``INVALID_METRIC_RESULT`` and the reason in ``details["error"]``), counted as that metric's
+    error; the other metrics and samples go on.
+
+    :raises AssayError: whatever a metric raises for bad input or configuration (any code but
+        ``JUDGE_ERROR``).
     """
     context = SampleContext(plan.context_options, plan.judge)
     metrics: dict[str, MetricResult] = {}
@@ -188,7 +193,10 @@ def evaluate_with_plan(sample: EvalSample, plan: EvaluationPlan) -> EvalResult:
                 raw = failed_to_compute(step.metric_id, step.threshold, exc)
             except Exception as exc:
                 raw = failed_to_compute(step.metric_id, step.threshold, exc)
-        result = _checked(raw, step.metric_id, step.threshold, step.higher_is_better)
+        try:
+            result = _checked(raw, step.metric_id, step.threshold, step.higher_is_better)
+        except AssayError as exc:  # a bad result is this metric's error on this sample
+            result = failed_to_compute(step.metric_id, step.threshold, exc)
         results.append(result)
         metrics[step.metric_id] = result
     directions = dict(plan.directions)  # each result owns its mapping
