@@ -16,6 +16,7 @@ import assay
 import assay.testing
 import assay_scorecard.plugin
 from assay_answer import score_answer
+from assay_scorecard.field_checks import FieldWarning
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "examples" / "answer_first.py"
@@ -69,6 +70,56 @@ def test_the_pipelines_own_signals_and_a_config_are_honoured() -> None:
     )
     assert result.inputs["answerRelevanceScore"] == 0.9
     assert "relevance" in result.scorecard.dimensions
+
+
+SCORED = [{"id": "handbook-7", "text": HANDBOOK, "retrievalScores": {"dense": 0.9, "bm25": 0.8}}]
+RIGHT = "Employees may carry over up to 5 unused vacation days."
+
+
+@pytest.mark.parametrize(
+    ("signals", "path", "words"),
+    [
+        ({"support_level": "low"}, "signals.support_level", "did you mean 'supportLevel'?"),
+        ({"supportLevel": "High"}, "signals.supportLevel", "did you mean 'high'?"),
+        ({"hasConflict": "false"}, "signals.hasConflict", "expected"),
+    ],
+)
+def test_a_misspelled_signal_warns_and_the_derived_one_stands(
+    signals: dict[str, str], path: str, words: str
+) -> None:
+    plain = score_answer(QUESTION, RIGHT, SCORED)
+    with pytest.warns(FieldWarning) as caught:
+        result = score_answer(QUESTION, RIGHT, SCORED, signals=signals)
+    (warning,) = [w.message.warning for w in caught]  # type: ignore[union-attr]
+    assert warning.path == path
+    assert warning.code in ("unknown-field", "invalid-value")
+    assert words in warning.message
+    # the report and the score agree: the supported answer is still answered
+    assert result.scorecard.recommended_action == plain.scorecard.recommended_action == "answer"
+    assert result.scorecard.total == plain.scorecard.total
+    assert result.inputs == plain.inputs
+    assert any(note.startswith(f"{path} was ignored") for note in result.evidence.notes)
+
+
+@pytest.mark.parametrize(
+    "signals", [{"support_level": "low"}, {"supportLevel": "High"}, {"hasConflict": "false"}]
+)
+def test_a_misspelled_signal_is_an_error_in_strict_validation(signals: dict[str, str]) -> None:
+    with pytest.raises(assay.AssayError) as caught:
+        score_answer(QUESTION, RIGHT, SCORED, {"validation": "strict"}, signals=signals)
+    assert caught.value.code == "INVALID_ANSWER_RECORD"
+    assert caught.value.path == f"signals.{next(iter(signals))}"
+
+
+def test_a_valid_signal_of_the_pipeline_overrides_the_derived_one_and_the_report_says_so() -> None:
+    result = score_answer(QUESTION, RIGHT, SCORED, signals={"supportLevel": "low"})
+    assert result.inputs["supportLevel"] == "low"
+    assert result.scorecard.recommended_action != "answer"
+    assert (
+        'signals.supportLevel given with the record ("low") overrides the value derived from '
+        'the text ("high").'
+    ) in result.evidence.notes
+    assert "overrides the value derived" in result.render_text()
 
 
 def test_bad_contexts_are_refused_with_a_code_and_path() -> None:

@@ -71,12 +71,6 @@ def test_contexts_are_strings_or_objects_with_metadata() -> None:
         (record(extra=1), INVALID_ANSWER_RECORD, "extra", "unknown key 'extra'"),
         (record(context=[]), INVALID_ANSWER_RECORD, "context", "did you mean 'contexts'?"),
         (record(signals=[]), INVALID_ANSWER_RECORD, "signals", "an object of scoring inputs"),
-        (
-            record(signals={"faithfulness": 1}),
-            INVALID_ANSWER_RECORD,
-            "signals.faithfulness",
-            "did you mean 'faithfulnessScore'?",
-        ),
         (record(3), INVALID_CONTEXT, "contexts[0]", "a string or an object"),
         (record({"id": "x"}), INVALID_CONTEXT, "contexts[0].text", "needs text"),
         (record({"content": "x"}), INVALID_CONTEXT, "contexts[0].content", "did you mean 'text'?"),

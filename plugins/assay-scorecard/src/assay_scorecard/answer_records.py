@@ -9,7 +9,10 @@ An answer record in the JSON input format::
 
 A context is a string (its text) or an object with ``text`` and optional retrieval metadata
 (see :class:`Context`). ``signals`` holds scoring inputs the pipeline already knows (e.g.
-``answerRelevanceScore`` from an evaluator); they take precedence over the derived ones.
+``answerRelevanceScore`` from an evaluator); they take precedence over the derived ones. Their
+names and values are checked when the record is scored, as the scorer checks scoring inputs (an
+unknown name or an unreadable value is a warning and set aside, or an error in strict
+validation).
 """
 
 from __future__ import annotations
@@ -21,8 +24,6 @@ from typing import Any
 import attrs
 
 from assay import AssayError
-from assay.wire import to_camel
-from assay_scorecard.types import ScoringInputs
 
 __all__ = [
     "ANSWER_FIELD_ALIASES",
@@ -37,7 +38,8 @@ __all__ = [
 
 INVALID_ANSWER_RECORD = "INVALID_ANSWER_RECORD"
 """Error code: an answer record is not an object, has an unknown key, or its ``question``,
-``answer``, ``contexts`` or ``signals`` has the wrong type (the path names the field)."""
+``answer``, ``contexts`` or ``signals`` has the wrong type (the path names the field); in strict
+validation also a signal of an unknown name or an unreadable value (path ``signals.<name>``)."""
 INVALID_CONTEXT = "INVALID_CONTEXT"
 """Error code: a context is neither a string nor an object, lacks ``text``, has an unknown key
 or a field of the wrong type (the path names it, e.g. ``contexts[2].score``)."""
@@ -56,7 +58,6 @@ ANSWER_FIELD_ALIASES: Mapping[str, str] = {
 """Other tools' names for the fields of an answer record, read as the field they name (the
 names ``assay eval`` recognises in its columns)."""
 _ANSWER_KEYS = frozenset(("question", "answer", "contexts", *ANSWER_FIELD_ALIASES))
-_SIGNAL_KEYS = tuple(to_camel(field.name) for field in attrs.fields(ScoringInputs))
 # names other tools give these fields, for the did-you-mean of an unknown key
 _ALIASES = {
     "content": "text",
@@ -275,11 +276,6 @@ def _signals(signals: Any) -> Mapping[str, Any]:
             f"signals must be an object of scoring inputs, not {type(signals).__name__}",
             "signals",
         )
-    for key in signals:
-        if key not in _SIGNAL_KEYS:
-            raise AssayError(
-                INVALID_ANSWER_RECORD, _unknown(str(key), _SIGNAL_KEYS), f"signals.{key}"
-            )
     return dict(signals)
 
 

@@ -11,15 +11,21 @@ names another.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
 import orjson
 
 from assay import AssayError, ErrorCode, Registry
-from assay_scorecard.answer_records import AnswerRecord, candidate_signals, read_answer_record
-from assay_scorecard.engine import Scorer, compute_confidence, create_scorer
+from assay_scorecard.answer_records import (
+    INVALID_ANSWER_RECORD,
+    AnswerRecord,
+    candidate_signals,
+    read_answer_record,
+)
+from assay_scorecard.engine import Scorer, cached_scorer, create_scorer
+from assay_scorecard.field_checks import report_field_problems
 from assay_scorecard.presets import GROUNDED_PRESET
 from assay_scorecard.readers import SignalReader, find_reader, read_signals
 from assay_scorecard.render import render_html, render_markdown, render_text
@@ -146,24 +152,74 @@ def answer_config(config: Config) -> tuple[dict[str, Any], str | None]:
     return wire, reader
 
 
-def _compose(
-    reader: SignalReader, record: AnswerRecord, compute: Callable[[Any], Scorecard]
-) -> AnswerResult:
+def _compose(reader: SignalReader, record: AnswerRecord, scorer: Scorer) -> AnswerResult:
     reading = read_signals(reader, record)
-    inputs = {**reading.inputs, **record.signals}
-    evidence = reading.evidence
+    own, own_notes = _caller_signals(record.signals, reading.inputs, scorer)
+    inputs = {**reading.inputs, **own}
+    notes: tuple[str, ...] = own_notes
     if "candidates" not in inputs:  # from the contexts, unless the reader or caller gave them
-        inputs["candidates"], notes = candidate_signals(record.contexts)
-        if notes:
-            evidence = TextEvidence(
-                evidence.reader,
-                evidence.score,
-                evidence.summary,
-                evidence.claims,
-                evidence.conflicts,
-                (*evidence.notes, *notes),
+        inputs["candidates"], candidate_notes = candidate_signals(record.contexts)
+        notes = (*notes, *candidate_notes)
+    evidence = reading.evidence
+    if notes:
+        evidence = TextEvidence(
+            evidence.reader,
+            evidence.score,
+            evidence.summary,
+            evidence.claims,
+            evidence.conflicts,
+            (*evidence.notes, *notes),
+        )
+    return AnswerResult(scorer.compute(inputs), evidence, inputs)
+
+
+def _caller_signals(
+    signals: Mapping[str, Any], derived: Mapping[str, Any], scorer: Scorer
+) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The record's own signals that take precedence over the derived ones, and a note on each
+    one set aside or overriding a derived value.
+
+    A signal of an unknown name, or whose value has the wrong type or case (``"High"``), is
+    checked as the scorer checks scoring inputs (path ``signals.<name>``): in strict validation
+    it is an ``INVALID_ANSWER_RECORD`` error; otherwise a
+    :class:`~assay_scorecard.field_checks.FieldWarning` and it is set aside, so the derived
+    signal stands (an unreadable value would otherwise score as something else, e.g. ``"High"``
+    as a low support level, under a report that says the answer is supported).
+
+    :raises AssayError: ``INVALID_ANSWER_RECORD`` in strict validation, for the first problem.
+    """
+    if not signals:
+        return {}, ()
+    own = dict(signals)
+    problems = [
+        attrs.evolve(problem, path=f"signals.{problem.path}")
+        for problem in scorer.field_problems(own)
+    ]
+    if problems and scorer.strict:
+        first = problems[0]
+        raise AssayError(INVALID_ANSWER_RECORD, first.message, first.path)
+    report_field_problems(problems, strict=False, code=ErrorCode.INVALID_INPUT)
+    notes = []
+    for problem in problems:
+        key = problem.path.removeprefix("signals.")
+        if key in own:  # the value as a whole is unreadable (not a key inside it)
+            del own[key]
+            notes.append(
+                f"{problem.path} was ignored ({problem.message}); "
+                + ("the derived value stands." if key in derived else "nothing replaces it.")
             )
-    return AnswerResult(compute(inputs), evidence, inputs)
+    for key, value in own.items():
+        if key in derived and derived[key] != value:
+            notes.append(
+                f"signals.{key} given with the record ({_short(value)}) overrides the value "
+                f"derived from the text ({_short(derived[key])})."
+            )
+    return own, tuple(notes)
+
+
+def _short(value: Any) -> str:
+    text = wire_to_json(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class AnswerScorer:
@@ -183,7 +239,7 @@ class AnswerScorer:
         :raises AssayError: ``INVALID_ANSWER_RECORD`` / ``INVALID_CONTEXT`` for a bad record,
             the reader's errors (``READER_FAILED`` for a broken reader), and the scorer's.
         """
-        return _compose(self.reader, read_answer_record(record), self.scorer.compute)
+        return _compose(self.reader, read_answer_record(record), self.scorer)
 
     def __repr__(self) -> str:
         return f"<AnswerScorer reader={self.reader.name} scorer={self.scorer!r}>"
@@ -237,9 +293,7 @@ def score_answer_record(
     else:
         wire, configured = answer_config(config)
     found = find_reader(reader if reader is not None else configured)
-    return _compose(
-        found, read_answer_record(record), lambda inputs: compute_confidence(inputs, wire)
-    )
+    return _compose(found, read_answer_record(record), cached_scorer(wire))
 
 
 class AnswerLines:

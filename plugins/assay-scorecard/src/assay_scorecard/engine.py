@@ -57,6 +57,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "SCORER_CACHE_SIZE",
     "Scorer",
+    "cached_scorer",
     "compute_confidence",
     "create_scorer",
     "label_for",
@@ -307,6 +308,13 @@ class Scorer:
                 "weights",
             )
         return resolved
+
+    def field_problems(self, data: Mapping[str, Any]) -> Sequence[ScoreWarning]:
+        """The ``unknown-field`` and ``invalid-value`` warnings :meth:`compute` would report for
+        the keys of ``data`` (wire shape, camelCase): keys no part of this scorer reads, values
+        of the wrong type or case. Empty when every key is known and every value of its type.
+        """
+        return self._field_check(data)
 
     # ------------------------------------------------------------------ scoring
     def compute(self, inputs: ScoringInputs | Mapping[str, Any]) -> Scorecard:
@@ -662,8 +670,9 @@ def _registry_state(registry: Registry) -> Any:
         return None
 
 
-def _cached_scorer(config: Any) -> Scorer:
-    """The scorer of ``config`` for the default registry, built once per distinct config.
+def cached_scorer(config: Any) -> Scorer:
+    """The scorer of ``config`` for the default registry, built once per distinct config (the
+    scorer :func:`compute_confidence` scores with).
 
     The key is the config's JSON text (keys in the caller's order) and the registry's identity
     and state. A hit also needs the config to equal what was cached, read back from that text:
@@ -725,4 +734,4 @@ def compute_confidence(
 
     :raises AssayError: as :func:`create_scorer` and :meth:`Scorer.compute`.
     """
-    return _cached_scorer(config).compute(inputs)
+    return cached_scorer(config).compute(inputs)
