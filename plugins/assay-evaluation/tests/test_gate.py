@@ -242,8 +242,35 @@ def test_cli_save_baseline_exits_0_then_regression_gate(data, tmp_path):
         data, "--metrics", "word_count", "--baseline", baseline, "--gate", "regression"
     )
     assert code == 1 and "word_count regressed: mean 0.900 -> 0.640" in out
-    code, out, _ = run(data, "--metrics", "word_count", "--gate", "regression")
-    assert code == 2 and "the regression gate needs a baseline" in out
+    # known from the options alone: refused before any sample is evaluated
+    code, out, err = run(data, "--metrics", "word_count", "--gate", "regression")
+    assert (code, out) == (2, "")
+    assert err == (
+        "error [INVALID_OPTION] --gate: the regression gate compares with a baseline: give "
+        "--baseline FILE (a file written by --save-baseline)\n"
+    )
+    code, out, err = run(data, "--metrics", "word_count,flaky", "--baseline", baseline)
+    assert code == 1  # a baseline holding one of the metrics compares that one
+    stored["aggregates"] = {"other_metric": stored["aggregates"]["word_count"]}
+    baseline.write_text(json.dumps(stored))
+    code, out, err = run(data, "--metrics", "word_count", "--baseline", baseline)
+    assert (code, out) == (2, "")
+    assert err.startswith(
+        "error [INVALID_BASELINE] --baseline: the baseline holds none of the metrics to "
+        "evaluate (word_count; it holds other_metric)"
+    )
+
+
+@pytest.mark.usefixtures("cli_registry")
+def test_cli_says_not_judged_when_nothing_could_be_scored(data, tmp_path):
+    # exit 2 is not a failed gate: the last line must not say FAILED
+    assay.register(FunctionMetric("silent", lambda sample, context, threshold: None))
+    html = tmp_path / "r.html"
+    code, out, err = run(data, "--metrics", "silent", "--html", html)
+    assert (code, err) == (2, "")
+    assert out.splitlines()[-1].endswith(": NOT JUDGED")
+    assert "no score could be computed" in out
+    assert '<span class="und">not judged</span>' in html.read_text("utf-8")
 
 
 @pytest.mark.usefixtures("cli_registry")

@@ -23,6 +23,7 @@ import click
 
 from assay import AssayError, ErrorCode, ExitCode, default_registry
 from assay.cli import OutputPath, atomic_write, read_json_file, workers_option
+from assay_evaluation._aggregate import baseline_means
 from assay_evaluation._api import evaluate_batch
 from assay_evaluation._batch_result import BatchEvalResult
 from assay_evaluation._codes import EvaluationErrorCode as Code
@@ -30,8 +31,9 @@ from assay_evaluation._columns import SampleFieldWarning
 from assay_evaluation._export import save_results
 from assay_evaluation._gate import FAIL_ON, Gate, GateVerdict
 from assay_evaluation._judge_config import judge_from_config
-from assay_evaluation._options import check_scheduler, check_timestamp
+from assay_evaluation._options import check_scheduler, check_timestamp, parse_options, snake_case
 from assay_evaluation._outcome import status_of
+from assay_evaluation._plan import resolve_plan
 from assay_evaluation._progress import ProgressLine
 from assay_evaluation._readers import FORMATS
 from assay_evaluation._summary import summary_text
@@ -366,6 +368,7 @@ def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
     reading = _reading(cli)
     if cli["baseline"]:
         options["baseline_result"] = read_json_file(cli["baseline"])
+    _preflight(metrics, options, registry, gate)
     table = _table_output(cli["output"], cli["resume"])
     if cli["output"] and not table:
         options.update(output=cli["output"], resume=cli["resume"])
@@ -413,6 +416,40 @@ def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
             name = "standard input" if data == "-" else Path(data).name
             handle.write(render_html(batch, title=f"assay eval {name}", verdict=verdict))
     ctx.exit(verdict.exit_code)
+
+
+def _preflight(
+    metrics: list[str] | None, options: dict[str, Any], registry: Any, gate: Gate
+) -> None:
+    """Refuse, before any sample is read, what the options alone show cannot be judged: the
+    regression gate without a baseline, a baseline that holds none of the metrics to evaluate,
+    and what the plan itself refuses (an unknown metric, a judge missing for llm mode).
+
+    :raises AssayError: ``INVALID_OPTION`` (``--gate``), ``INVALID_BASELINE`` (``--baseline``),
+        or the plan's codes.
+    """
+    baseline = options.get("baseline_result", options.get("baseline"))
+    if gate.fail_on == "regression" and baseline is None:
+        raise AssayError(
+            Code.INVALID_OPTION,
+            "the regression gate compares with a baseline: give --baseline FILE (a file "
+            "written by --save-baseline)",
+            "--gate",
+        )
+    plan = resolve_plan(metrics, parse_options(options), registry)
+    if baseline is None:
+        return
+    held = {snake_case(key) for key in baseline_means(baseline)}
+    evaluated = [step.metric_id for step in plan.steps]
+    if not held & {snake_case(metric_id) for metric_id in evaluated}:
+        raise AssayError(
+            Code.INVALID_BASELINE,
+            f"the baseline holds none of the metrics to evaluate ({', '.join(evaluated)}; it "
+            f"holds {', '.join(sorted(held)) or 'none'}), so nothing would be compared: "
+            "evaluate the baseline's metrics (--profile compatible for the seven of "
+            "rag-eval-node-ts 0.3) or save a new baseline",
+            "--baseline",
+        )
 
 
 def _table_output(path: str | None, resume: bool) -> str | None:

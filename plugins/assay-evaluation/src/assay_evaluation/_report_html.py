@@ -14,6 +14,7 @@ from assay_evaluation._gate import Gate, GateVerdict, metric_counts
 from assay_evaluation._outcome import error_of, status_of
 from assay_evaluation._profiles import metric_label
 from assay_evaluation._samples import has_question
+from assay_evaluation._summary import verdict_word
 from assay_evaluation._types import EvalResult
 
 if TYPE_CHECKING:
@@ -45,6 +46,14 @@ def _number(value: float | None) -> str:
 
 def _verdict(passed: bool) -> str:
     return _STATES["pass" if passed else "fail"]
+
+
+def _gate_word(verdict: GateVerdict) -> str:
+    """The run's verdict as the text summary words it (:func:`verdict_word`)."""
+    word = verdict_word(verdict)
+    if word in ("PASSED", "FAILED"):
+        return _verdict(verdict.passed)
+    return f'<span class="und">{word.lower()}</span>'
 
 
 def histogram_svg(scores: Iterable[float], threshold: float | None, title: str) -> str:
@@ -219,7 +228,7 @@ def render_html(
         f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}'
         f"</title><style>{_STYLE}</style></head><body><h1>{escape(title)}</h1>"
         f"<p>{batch.sample_count} samples, {batch.failed_count} failed: "
-        f"{_verdict(verdict.passed)}; judge calls {cost.llm_calls}, cache hits "
+        f"{_gate_word(verdict)}; judge calls {cost.llm_calls}, cache hits "
         f"{cost.cache_hits}, unparsable replies {cost.parse_failures}.</p>"
         f"{'<ul>' + reasons + '</ul>' if reasons else ''}"
         f"<h2>Aggregates</h2>{_aggregates_table(batch)}"

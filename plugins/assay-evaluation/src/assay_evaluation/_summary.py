@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from assay import ExitCode
 from assay_evaluation._gate import GateVerdict, metric_counts
 from assay_evaluation._profiles import metric_label
 
 if TYPE_CHECKING:
     from assay_evaluation._batch_result import BatchEvalResult
 
-__all__ = ["summary_text"]
+__all__ = ["summary_text", "verdict_word"]
 
 
 def _threshold(value: float | None, higher_is_better: bool) -> str:
@@ -23,7 +24,7 @@ def _threshold(value: float | None, higher_is_better: bool) -> str:
 
 def summary_text(batch: BatchEvalResult, verdict: GateVerdict, word: str | None = None) -> str:
     """The summary table and verdict of ``batch`` (see the module docstring); ``word`` replaces
-    ``PASSED`` / ``FAILED`` on the last line."""
+    :func:`verdict_word` on the last line."""
     counts = metric_counts(batch)
     labels = [metric_label(m) for m in batch.aggregates]
     width = max([22, *(len(label) + 2 for label in labels)])
@@ -64,6 +65,14 @@ def summary_text(batch: BatchEvalResult, verdict: GateVerdict, word: str | None 
     tail = f", {errors} metric errors" if errors else ""
     lines.append(
         f"{batch.sample_count} samples, {batch.failed_count} failed{tail}: "
-        + (word or ("PASSED" if verdict.passed else "FAILED"))
+        + (word or verdict_word(verdict))
     )
     return "\n".join(lines)
+
+
+def verdict_word(verdict: GateVerdict) -> str:
+    """The last word of the summary, one per exit code: ``PASSED`` (0), ``FAILED`` (1, the gate
+    failed) or ``NOT JUDGED`` (2: nothing could be judged, e.g. no score at all)."""
+    if verdict.passed:
+        return "PASSED"
+    return "NOT JUDGED" if verdict.exit_code == ExitCode.USAGE else "FAILED"
