@@ -279,3 +279,18 @@ def test_cli_does_not_save_a_baseline_full_of_errors(data, tmp_path):
     code, out, _ = run(data, "--metrics", "flaky", "--save-baseline", baseline)
     assert code == 1 and "the baseline was not written" in out
     assert not baseline.exists()
+
+
+@pytest.mark.usefixtures("cli_registry")
+def test_table_and_why_say_which_samples_a_pass_rate_counts(data):
+    # every third toy sample has no ground truth: truth_overlap leaves it undetermined
+    code, out, _ = run(data, "--metrics", "truth_overlap", "--threshold", "truth_overlap=1")
+    assert code == 1
+    lines = out.splitlines()
+    row = next(line for line in lines if line.startswith("truth_overlap"))
+    assert "(pass, undet, error: shares of all 10 samples)" in lines
+    why = next(line for line in lines if line.startswith("  - truth_overlap:"))
+    assert why.startswith("  - truth_overlap: ")
+    assert "of the 6 scored; " in why and "of all 10 samples, mean" in why
+    share_of_all = why.split("; ")[1].split(" of all")[0]
+    assert share_of_all == row.split()[-3]  # the why line's share of all = the table's pass

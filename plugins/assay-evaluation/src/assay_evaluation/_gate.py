@@ -171,7 +171,7 @@ class Gate:
                 reasons.append(
                     f"{metric_label(metric_id)}: {c.failed} of {c.determined} samples {side} "
                     f"threshold {_threshold(aggregate.threshold)} (pass rate "
-                    f"{(c.determined - c.failed) / c.determined:.1%}, mean {aggregate.mean:.3f}"
+                    f"{_pass_rates(c, batch.sample_count)}, mean {aggregate.mean:.3f}"
                     f"{required})"
                 )
             limit = self.max_undetermined_rate
@@ -192,6 +192,18 @@ class Gate:
                 f"{composite})"
             )
         return reasons
+
+
+def _pass_rates(c: MetricCounts, samples: int) -> str:
+    """The pass rate over the scored samples (what the gate judges); when some were not scored,
+    also over all samples (what the summary table's ``pass`` column shows), each named."""
+    passed = c.determined - c.failed
+    if c.determined == samples:
+        return f"{passed / c.determined:.1%}"
+    return (
+        f"{passed / c.determined:.1%} of the {c.determined} scored; "
+        f"{passed / samples:.1%} of all {samples} samples"
+    )
 
 
 def _threshold(value: float | None) -> str:

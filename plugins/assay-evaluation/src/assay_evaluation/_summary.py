@@ -46,6 +46,8 @@ def summary_text(batch: BatchEvalResult, verdict: GateVerdict, word: str | None 
             f"{shown[2]:>7}{shown[3]:>7}{shown[4]:>7}{a.pass_rate:>8.1%}"
             f"{undetermined:>8.1%}{errors / samples:>8.1%}"
         )
+    if any(a.count < batch.sample_count for a in batch.aggregates.values()):
+        lines.append(f"(pass, undet, error: shares of all {batch.sample_count} samples)")
     for r in batch.regressions or ():
         mark = "REGRESSED" if r.regressed else "ok"
         lines.append(
