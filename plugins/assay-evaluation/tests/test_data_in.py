@@ -348,3 +348,42 @@ def test_ragas_score_columns_are_quiet_and_a_typo_still_warns():
     with pytest.warns(SampleFieldWarning) as caught:
         read_samples(rows)
     assert [w.message.path for w in caught] == ["samples[0].questoin"]
+
+
+def _one_record_everywhere(tmp_path: Path, record: dict) -> dict[str, object]:
+    """``record`` as a JSON Lines file, a JSON array file and a list of mappings."""
+    jsonl = tmp_path / "one.jsonl"
+    jsonl.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    array = tmp_path / "one.json"
+    array.write_text(json.dumps([record]), encoding="utf-8")
+    return {"line 1": jsonl, "samples[0]": array, "samples[0] ": [record]}
+
+
+@pytest.mark.parametrize(
+    ("contexts", "says"),
+    [
+        ("one passage", 'got one string: wrap it in a list (["..."]) if it is one context'),
+        (None, "contexts is missing: a sample needs a list of context strings ([] when"),
+    ],
+)
+def test_json_contexts_that_are_a_string_or_missing_say_how_to_fix_them(tmp_path, contexts, says):
+    record = {"question": "q", "answer": "a"}
+    if contexts is not None:
+        record["contexts"] = contexts
+    for where, source in _one_record_everywhere(tmp_path, record).items():
+        with pytest.raises(assay.AssayError) as caught:
+            read_samples(source)
+        assert caught.value.code == "INVALID_CONTEXTS"
+        assert caught.value.path == f"{where.strip()}.contexts"
+        assert says in caught.value.message
+        assert "NoneType" not in caught.value.message
+
+
+def test_a_table_cell_of_text_is_one_context(tmp_path):
+    pd = pytest.importorskip("pandas")
+    rows = [{"question": "q", "answer": "a", "contexts": "one passage"}]
+    path = tmp_path / "one.csv"
+    pd.DataFrame(rows).to_csv(path, index=False)
+    assert read_samples(path)[0].contexts == ("one passage",)
+    assert read_samples(pd.DataFrame(rows))[0].contexts == ("one passage",)
+    assert read_samples({"question": ["q"], "answer": ["a"], "contexts": [""]})[0].contexts == ()

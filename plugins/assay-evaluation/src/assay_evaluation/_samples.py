@@ -28,6 +28,20 @@ def has_question(sample: EvalSample) -> bool:
 _KNOWN_KEYS = {"question", "answer", "contexts", "groundTruth", "ground_truth", "id", "metadata"}
 
 
+def _contexts_problem(contexts: Any) -> str:
+    """What is wrong with a ``contexts`` value that is not a list, and how to fix it."""
+    if contexts is None:
+        return (
+            "contexts is missing: a sample needs a list of context strings ([] when there are none)"
+        )
+    if isinstance(contexts, str):
+        return (
+            'contexts must be a list of strings, got one string: wrap it in a list (["..."]) '
+            "if it is one context"
+        )
+    return f"contexts must be a list of strings, got {type(contexts).__name__}"
+
+
 def coerce_sample(value: EvalSample | Mapping[str, Any], path: str = "sample") -> EvalSample:
     """An :class:`~assay.EvalSample` from itself or from the JSON input format
     (``question``, ``answer``, ``contexts``, ``groundTruth``, ``id``, ``metadata``).
@@ -36,7 +50,8 @@ def coerce_sample(value: EvalSample | Mapping[str, Any], path: str = "sample") -
     ``id`` becomes a string.
 
     :raises AssayError: ``MISSING_ANSWER`` when ``answer`` is absent or not a string;
-        ``INVALID_CONTEXTS`` when ``contexts`` is not a list of strings; ``INVALID_SAMPLE`` for
+        ``INVALID_CONTEXTS`` when ``contexts`` is missing or not a list of strings (a plain
+        string is refused here: only a table cell is read as text); ``INVALID_SAMPLE`` for
         anything else of the wrong type (the path names the field).
     """
     if _already_coerced(value):
@@ -68,11 +83,7 @@ def coerce_sample(value: EvalSample | Mapping[str, Any], path: str = "sample") -
         raise AssayError(Code.INVALID_SAMPLE, "question must be a string", f"{path}.question")
     contexts = fields.get("contexts")
     if isinstance(contexts, str | bytes) or not isinstance(contexts, list | tuple):
-        raise AssayError(
-            Code.INVALID_CONTEXTS,
-            f"contexts must be a list of strings, got {type(contexts).__name__}",
-            f"{path}.contexts",
-        )
+        raise AssayError(Code.INVALID_CONTEXTS, _contexts_problem(contexts), f"{path}.contexts")
     for index, chunk in enumerate(contexts):
         if not isinstance(chunk, str):
             raise AssayError(
