@@ -387,3 +387,17 @@ def test_a_table_cell_of_text_is_one_context(tmp_path):
     assert read_samples(path)[0].contexts == ("one passage",)
     assert read_samples(pd.DataFrame(rows))[0].contexts == ("one passage",)
     assert read_samples({"question": ["q"], "answer": ["a"], "contexts": [""]})[0].contexts == ()
+
+
+@pytest.mark.parametrize("options", [{}, {"executor": "threads", "chunkSize": 1}])
+def test_a_warning_about_the_data_points_at_the_callers_line(registry, options):
+    from concurrent.futures import ThreadPoolExecutor
+
+    rows = [{"question": "q", "answer": "a", "contexts": ["c"], "labal": 1}] * 2
+    with ThreadPoolExecutor(2) as pool:
+        if options:
+            options = {**options, "executor": pool}
+        with pytest.warns(SampleFieldWarning) as caught:
+            evaluate_batch(rows, ["claim_support"], options, registry=registry)
+    assert len(caught) == 1
+    assert caught[0].filename == __file__  # this line, not the reader's

@@ -8,6 +8,8 @@ from __future__ import annotations
 import ast
 import json
 import math
+import os
+import sys
 import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -25,6 +27,7 @@ __all__ = [
     "SampleFieldWarning",
     "check_column_map",
     "quietly_skipped",
+    "warn_at_caller",
 ]
 
 FIELDS = ("question", "answer", "contexts", "ground_truth", "id", "metadata")
@@ -154,6 +157,21 @@ class SampleFieldWarning(UserWarning):
         super().__init__(f"{path}: {message}")
         self.message = message
         self.path = path
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def warn_at_caller(warning: Warning) -> None:
+    """Warn with ``warning``, attributed to the first frame outside this package: the caller's
+    line that handed over the data (``evaluate_batch(df)``), not a line of the reader, however
+    deep the call (comprehensions, worker chunks) went."""
+    frame = sys._getframe(0)
+    level = 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame = frame.f_back  # type: ignore[assignment]
+        level += 1
+    warnings.warn(warning, stacklevel=level)
 
 
 def check_column_map(
@@ -304,7 +322,7 @@ class ColumnMapper:
             if self.on_unknown is not None:
                 self.on_unknown(column, message, f"{path}.{column}")
                 return
-            warnings.warn(SampleFieldWarning(message, f"{path}.{column}"), stacklevel=4)
+            warn_at_caller(SampleFieldWarning(message, f"{path}.{column}"))
 
     def _cell(self, field: str, value: Any, path: str) -> Any:
         """A table cell as the JSON input format has it; ``None`` for an empty cell."""

@@ -10,13 +10,12 @@ tally (whose scores spill to a temporary file beyond 65,536 per metric) and, onl
 from __future__ import annotations
 
 import os
-import warnings
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 
-from assay_evaluation._columns import SampleFieldWarning
+from assay_evaluation._columns import SampleFieldWarning, warn_at_caller
 from assay_evaluation._options import EvaluateOptions
 from assay_evaluation._progress import Clock, RunStats
 from assay_evaluation._running import RunningTally
@@ -104,7 +103,7 @@ def run_sharded(
         for column, message, where in outcome.unknown:
             if column not in warned:
                 warned.add(column)
-                warnings.warn(SampleFieldWarning(message, where), stacklevel=5)
+                warn_at_caller(SampleFieldWarning(message, where))
         worker_cpu += outcome.cpu
         if options.on_progress is not None:  # after each sample, as in-process
             for done in range(before + 1, tally.size + 1):
