@@ -122,6 +122,16 @@ def test_a_valid_signal_of_the_pipeline_overrides_the_derived_one_and_the_report
     assert "overrides the value derived" in result.render_text()
 
 
+def test_a_raw_bm25_score_sends_a_supported_answer_to_review_and_says_why() -> None:
+    raw = [{"id": "handbook-7", "text": HANDBOOK, "retrievalScores": {"dense": 0.82, "bm25": 14.7}}]
+    result = score_answer(QUESTION, RIGHT, raw)
+    card = result.scorecard
+    assert (card.recommended_action, card.action_rule) == ("review", "review-on-warning")
+    header = result.render_text().splitlines()[:4]
+    assert header[3].startswith("  ! out of range, scored as given: candidates[0].combinedScore")
+    assert "candidates[0].retrievalScores.bm25" in header[3]
+
+
 def test_bad_contexts_are_refused_with_a_code_and_path() -> None:
     with pytest.raises(assay.AssayError) as caught:
         score_answer(QUESTION, "5 days.", [{"text": HANDBOOK, "score": "high"}])

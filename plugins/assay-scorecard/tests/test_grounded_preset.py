@@ -57,8 +57,8 @@ def card(preset: str, **signals: Any) -> assay_scorecard.Scorecard:
             "low-support",
         ),
         ({}, "review", "review-when-missing", None),
-        # a support signal that cannot be read is not support
-        ({"faithfulnessScore": "high"}, "review", "review-on-warning", "low-support"),
+        # a support signal that cannot be read is not support (low-support), and out of range
+        ({"faithfulnessScore": "high"}, "review", "review-on-warning", "input-out-of-range"),
     ],
 )
 def test_grounded_never_answers_an_unsupported_answer(
@@ -149,3 +149,22 @@ def test_the_missing_support_warning_names_the_preset_in_use(preset: str, messag
     assert [(w.path, w.message) for w in warnings if w.path == "faithfulnessScore"] == [
         ("faithfulnessScore", message)
     ]
+
+
+def test_a_score_outside_0_to_1_is_reviewed_under_grounded_and_shown_under_the_decision() -> None:
+    raw_bm25 = {"retrievalScores": {"dense": 0.82, "bm25": 14.7}, "combinedScore": 7.76}
+    grounded = card("grounded-v1", candidates=[raw_bm25], faithfulnessScore=1.0)
+    assert (grounded.recommended_action, grounded.action_rule) == ("review", "review-on-warning")
+    assert "input-out-of-range" in grounded.action_reason
+    lines = assay_scorecard.render_text(grounded).splitlines()
+    assert lines[3] == (
+        "  ! out of range, scored as given: candidates[0].combinedScore, "
+        "candidates[0].retrievalScores.bm25 (scores are read as 0..1; normalise retrieval "
+        "scores such as BM25 first)"
+    )
+    # the presets of transparent-confidence 0.3 score it as given, as before
+    unreadable = card("grounded-v1", faithfulnessScore="high")
+    assert {"low-support", "input-out-of-range"} <= {w.code for w in unreadable.meta.warnings}
+    balanced = card("balanced-v0.3", candidates=[raw_bm25], faithfulnessScore=1.0)
+    assert balanced.recommended_action == "answer"
+    assert "! out of range" in assay_scorecard.render_text(balanced)

@@ -92,6 +92,9 @@ def grounded_preset() -> Preset:
     * Effective support (the lower of the two) below 0.5: ``unsupported-answer`` warning, and
       abstain (rule ``abstain-on-warning``); below 0.9: ``low-support`` warning, and review
       (rule ``review-on-warning``).
+    * An input outside its range (``input-out-of-range``: a retrieval score above 1, such as a
+      raw BM25 score, a support score above 1) reviews (rule ``review-on-warning``): the total
+      was computed from a value the scorecard reads as 0..1, so it is not trusted outright.
     * A total below 20 (not 40) abstains and from 20 reviews (:data:`GROUNDED_SCORE_FLOOR`);
       otherwise the thresholds and warning rules of the default action policy apply.
     """
@@ -112,6 +115,7 @@ def grounded_preset() -> Preset:
                     "missing-answer-relevance",
                     "missing-conflict-signal",
                     "low-support",
+                    "input-out-of-range",
                 ],
                 "abstainOnWarnings": ["documents-silent", "unsupported-answer"],
             },

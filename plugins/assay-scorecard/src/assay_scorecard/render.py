@@ -65,6 +65,22 @@ def _tier(title: str, tier: TierResult | None) -> str:
     return f"{title}: {js_number(tier.score)} {tier.label}"
 
 
+_OUT_OF_RANGE = "input-out-of-range"
+
+
+def _out_of_range(scorecard: Scorecard) -> list[str]:
+    """A line under the decision naming the inputs outside their range (a raw BM25 score, a
+    support score above 1): the total was computed from them as given, so the decision is only
+    as good as they are."""
+    paths = [w.path for w in scorecard.meta.warnings if w.code == _OUT_OF_RANGE]
+    if not paths:
+        return []
+    return [
+        f"  ! out of range, scored as given: {', '.join(paths)} (scores are read as 0..1; "
+        "normalise retrieval scores such as BM25 first)"
+    ]
+
+
 def render_text(scorecard: Scorecard, *, evidence: TextEvidence | None = None) -> str:
     """A terminal report: total, label, action and deciding rule, tiers, each dimension with its
     points and explanation, warnings and missing signals; with ``evidence`` (an answer scored
@@ -78,6 +94,7 @@ def render_text(scorecard: Scorecard, *, evidence: TextEvidence | None = None) -
         + _tier("Tier 1 Answer Confidence", scorecard.tier1)
         + "   "
         + _tier("Tier 2 System Readiness", scorecard.tier2),
+        *_out_of_range(scorecard),
         "",
         "Dimensions",
     ]
