@@ -10,10 +10,7 @@ One convention for every command:
 * ``--json`` prints machine-readable output (:func:`echo_json`);
 * ``--workers N`` (:data:`workers_option`) means N worker processes, ``0`` in-process (the
   default), ``auto`` one per CPU;
-* output files are written atomically and readable by others (:func:`atomic_write`); a file
-  that cannot be written is ``error [IO_ERROR] path: cannot write ...`` and exit 2, checked
-  before the work where the destination is known (:class:`OutputPath`,
-  :func:`check_output_path`).
+* output files are written atomically, readable by others, checked first (:class:`OutputPath`).
 """
 
 from __future__ import annotations
@@ -40,7 +37,6 @@ __all__ = [
     "AssayGroup",
     "OutputPath",
     "atomic_write",
-    "check_output_path",
     "echo_json",
     "format_error",
     "read_json_file",
@@ -119,7 +115,9 @@ class AssayGroup(click.Group):
         except OSError as error:
             if _is_closed_pipe(error):
                 _stdout_closed(ctx)
-            click.echo(format_error(_io_error(error)), err=True)
+            where = os.fsdecode(error.filename) if error.filename is not None else None
+            message = error.strerror or str(error)  # an OSError no command caught
+            click.echo(format_error(AssayError(ErrorCode.IO_ERROR, message, where)), err=True)
             ctx.exit(EXIT_USAGE)
 
     def _invoke_and_flush(self, ctx: click.Context) -> Any:
@@ -201,63 +199,38 @@ def current_umask() -> int:
     return 0o022
 
 
-def _io_error(error: OSError) -> AssayError:
-    """An ``OSError`` no command caught, as ``IO_ERROR`` naming the file and the system's reason
-    (``out/r.csv: No such file or directory``)."""
-    where = os.fsdecode(error.filename) if error.filename is not None else None
-    return AssayError(ErrorCode.IO_ERROR, error.strerror or str(error), where)
-
-
-def check_output_path(path: str | os.PathLike[str], option: str | None = None) -> None:
-    """Refuse, before any work, an output file that cannot be created: ``path`` is a folder, or
-    its nearest existing ancestor folder is a file or not writable (a missing folder is fine:
-    :func:`atomic_write` creates it). What only the write itself can tell (a full disk, a
-    read-only file system) is still reported by :func:`atomic_write`.
-
-    :raises AssayError: ``IO_ERROR`` with ``option`` (or the path) as the path.
-    """
-    reason = _unwritable_reason(Path(path))
-    if reason is not None:
-        what = f"cannot write {path}" if option else "cannot write the file"
-        raise AssayError(ErrorCode.IO_ERROR, f"{what}: {reason}", option or str(path))
-
-
-def _unwritable_reason(target: Path) -> str | None:
-    """Why a file cannot be created at ``target``, as far as looking tells, else ``None``."""
-    if target.is_dir():
-        return "it is a folder"
+def _why_unwritable(target: Path, exc: OSError | None = None) -> str | None:
+    """Why no file can be made at ``target`` (seen by looking), else ``exc``'s reason, else None."""
     ancestor = target.absolute().parent
     while not ancestor.exists() and ancestor != ancestor.parent:
         ancestor = ancestor.parent
+    if target.is_dir():
+        return "it is a folder"
     if not ancestor.is_dir():
         return f"{ancestor} is a file, not a folder"
     if not os.access(ancestor, os.W_OK | os.X_OK):
         return f"the folder {ancestor} is not writable"
-    return None
+    return None if exc is None else str(exc.strerror or exc)
 
 
 # generic only in newer click releases; subscripting it would fail at runtime on click 8.1
 class OutputPath(click.ParamType):  # type: ignore[type-arg]
-    """A click parameter type for a file a command writes: checked with
-    :func:`check_output_path`, and its missing folders made, while the command line is read, so
-    that a destination that cannot be written is ``error [IO_ERROR]`` (exit 2) before the work,
-    not after it. ``-`` is passed through (standard output)."""
+    """A click type for a file a command writes: made writable (its folders) or refused with
+    ``IO_ERROR`` (exit 2) while the command line is read, before the work. ``-`` passes."""
 
     name = "file"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         text = os.fspath(value)
         if text != "-":
-            option = param.opts[0] if param is not None and param.opts else None
-            check_output_path(text, option)
             try:
                 Path(text).absolute().parent.mkdir(parents=True, exist_ok=True)
+                reason = _why_unwritable(Path(text))
             except OSError as exc:
-                raise AssayError(
-                    ErrorCode.IO_ERROR,
-                    f"cannot write {text}: cannot make its folder: {exc.strerror}",
-                    option or text,
-                ) from exc
+                reason = _why_unwritable(Path(text), exc)
+            if reason:
+                where = param.opts[0] if param is not None and param.opts else text
+                raise AssayError(ErrorCode.IO_ERROR, f"cannot write {text}: {reason}", where)
         return str(text)
 
 
@@ -265,17 +238,17 @@ class OutputPath(click.ParamType):  # type: ignore[type-arg]
 def atomic_write(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO[Any]]:
     """Write a file atomically: to a temporary file in the same folder, flushed and fsynced, then
     renamed over ``path``. A failure midway leaves any previous ``path`` untouched. The file gets
-    the mode a plain ``open(path, "w")`` would give it (``0o666`` less the umask).
-
-    :raises AssayError: ``IO_ERROR`` when the file cannot be created (its folder is a file, is
-        missing and cannot be made, or is not writable) or cannot be renamed into place.
-    """
+    the mode a plain ``open(path, "w")`` would give it (``0o666`` less the umask). A file that
+    cannot be made (a folder, under a file) raises :class:`AssayError` ``IO_ERROR``."""
     target = Path(path)
     try:
+        if target.is_dir():
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", str(target))
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as exc:
-        raise _write_error(path, exc) from exc
+        reason = _why_unwritable(target, exc)
+        raise AssayError(ErrorCode.IO_ERROR, f"cannot write the file: {reason}", str(path)) from exc
     try:
         if hasattr(os, "fchmod"):  # mkstemp makes 0600; give the mode a plain open() would
             os.fchmod(fd, 0o666 & ~current_umask())
@@ -283,25 +256,10 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO[A
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
-        try:
-            os.replace(tmp, target)
-        except OSError as exc:
-            raise _write_error(path, exc) from exc
+        os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-
-
-def _write_error(path: str | os.PathLike[str], exc: OSError) -> AssayError:
-    """``IO_ERROR`` at ``path``: ``cannot write the file: reason``, naming the file at fault when
-    it is another (a parent that is a file, a folder that cannot be made)."""
-    culprit = os.fsdecode(exc.filename) if exc.filename is not None else None
-    reason = _unwritable_reason(Path(path))
-    if reason is None:
-        reason = str(exc.strerror or exc)
-        if culprit and culprit != os.fspath(path):
-            reason = f"{reason} ({culprit})"
-    return AssayError(ErrorCode.IO_ERROR, f"cannot write the file: {reason}", os.fspath(path))
 
 
 WORKERS_HELP = (
