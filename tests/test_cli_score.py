@@ -174,6 +174,50 @@ def test_an_answer_record_in_ragas_names_is_scored() -> None:
     assert json.loads(result.stdout)["evidence"]["claims"][0]["text"] == "1889"
 
 
+RECORD = {
+    "question": "How many unused vacation days can I carry over into next year?",
+    "answer": "Employees may carry over up to 5 unused vacation days.",
+    "contexts": [
+        {
+            "id": "handbook-7",
+            "text": "Employees may carry over up to 5 unused vacation days into the next "
+            "calendar year.",
+            "retrievalScores": {"dense": 0.91, "bm25": 0.84},
+        }
+    ],
+}
+
+
+@pytest.mark.parametrize("payload", [{"inputs": ANSWER}, RECORD])
+def test_format_prints_markdown_html_or_json(payload: dict) -> None:
+    stdin = json.dumps(payload)
+    markdown = assay("score", "--format", "markdown", "-", stdin=stdin)
+    assert markdown.returncode == 0, markdown.stderr
+    assert markdown.stdout.startswith("**Score ")
+    assert "| dimension | points |" in markdown.stdout
+    html = assay("score", "--format", "html", "-", stdin=stdin)
+    assert html.returncode == 0, html.stderr
+    assert html.stdout.startswith('<section class="assay-scorecard"')
+    as_json = assay("score", "--format", "json", "-", stdin=stdin)
+    assert as_json.stdout == assay("score", "--json", "-", stdin=stdin).stdout
+    assert as_json.stdout == assay("score", "--json", "--format", "json", "-", stdin=stdin).stdout
+    text = assay("score", "--format", "text", "-", stdin=stdin)
+    assert text.stdout == assay("score", "-", stdin=stdin).stdout
+    if "question" in payload:  # the evidence is in every format
+        assert "Text evidence (answer-support)" in markdown.stdout
+        assert "Text evidence (answer-support)" in html.stdout
+        assert set(json.loads(as_json.stdout)) == {"scorecard", "signals", "evidence"}
+
+
+@pytest.mark.parametrize(
+    "args", [("--json", "--format", "html"), ("--jsonl", "--format", "markdown")]
+)
+def test_format_that_contradicts_another_option_is_a_usage_error(args: tuple[str, ...]) -> None:
+    result = assay("score", *args, "-", stdin=json.dumps({"inputs": ANSWER}))
+    assert result.returncode == 2
+    assert "--format" in result.stderr and not result.stdout
+
+
 def test_invalid_json_file_names_line_and_column(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     path.write_text('{"inputs": \n  oops}')
