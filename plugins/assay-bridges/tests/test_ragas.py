@@ -119,3 +119,28 @@ def test_evaluation_result_samples_name_the_rows(ragas_outputs):
         scores=evaluation.scores, dataset=SimpleNamespace(samples=samples[:2])
     )
     assert all(r.sample_id is None for r in from_ragas(unmatched))
+
+
+def test_an_evaluation_result_written_as_json_is_read_by_its_scores(ragas_outputs):
+    evaluate = ragas_outputs["evaluate"]  # type, repr, scores, to_pandas, ... as serialized
+    results = from_ragas(evaluate, metrics={"rouge_score(mode=fmeasure)": "answerRelevanceScore"})
+    assert len(results) == len(evaluate["scores"]) == 5
+    assert [r.signals.answer_relevance_score for r in results] == [
+        row["rouge_score(mode=fmeasure)"] for row in evaluate["scores"]
+    ]
+
+
+def test_input_with_no_metric_is_refused_saying_what_was_found_and_where_results_are(
+    ragas_outputs,
+):
+    with pytest.raises(assay.AssayError) as caught:
+        from_ragas(ragas_outputs)  # the whole file: results wrapped in other keys
+    error = caught.value
+    assert (error.code, error.path) == ("MALFORMED_INPUT", "result")
+    assert "found no RAGAS metric in an object with keys ragas_version, samples_source" in (
+        error.message
+    )
+    assert "results were found under evaluate," in error.message
+    with pytest.raises(assay.AssayError) as caught:
+        from_ragas(ragas_outputs["samples"])  # the samples, without their scores
+    assert "found no RAGAS metric in a list of 5 items" in caught.value.message

@@ -110,3 +110,20 @@ def test_bad_shapes_raise():
     with pytest.raises(assay.AssayError) as caught:
         from_trulens_feedback(3)
     assert caught.value.code == "MALFORMED_INPUT"
+
+
+def test_a_summary_that_is_not_a_trulens_shape_names_what_was_found(trulens_outputs):
+    summary = trulens_outputs["otel"]["get_records_and_feedback"]
+    with pytest.raises(assay.AssayError) as caught:
+        from_trulens(summary)
+    error = caught.value
+    assert (error.code, error.path) == ("MALFORMED_INPUT", "[0]")
+    assert "found an object with keys feedback_names, columns, dtypes" in error.message
+    assert "expected get_records_and_feedback()'s records" in error.message
+    assert "TruLens results were found under row_for_sample1: pass that part" in error.message
+    # and that part is read
+    (result,) = from_trulens(summary["row_for_sample1"], metrics=IN_CONTEXT)
+    assert result.signals.faithfulness_score == pytest.approx(2 / 3)
+    with pytest.raises(assay.AssayError) as caught:
+        from_trulens(trulens_outputs["legacy"]["wait_for_feedback_results"])
+    assert "found an object with keys type, items" in caught.value.message

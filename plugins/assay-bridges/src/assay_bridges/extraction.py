@@ -19,7 +19,7 @@ import functools
 import math
 import numbers
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal
 
 import attrs
@@ -35,10 +35,12 @@ __all__ = [
     "MetricMappings",
     "SignalCollector",
     "WarningCode",
+    "describe_shape",
     "is_real_number",
     "normalize_metric_name",
     "record_field",
     "resolve_mappings",
+    "unreadable",
 ]
 
 Direction = Literal["higher", "lower", "infer"]
@@ -102,6 +104,45 @@ def record_field(record: Any, *names: str) -> Any:
 
 
 _SEPARATORS = re.compile(r"[\s\-]+")
+
+
+def describe_shape(value: Any) -> str:
+    """What ``value`` is, in a few words, for an error that says what was found: ``an object
+    with keys a, b, c`` (the first eight), ``a list of 3 items``, ``a str``."""
+    if isinstance(value, Mapping):
+        keys = [str(key) for key in value]
+        shown = ", ".join(keys[:8]) + (f", ... ({len(keys)} keys)" if len(keys) > 8 else "")
+        return f"an object with keys {shown}" if keys else "an empty object"
+    if isinstance(value, list | tuple):
+        return f"a list of {len(value)} item{'s' if len(value) != 1 else ''}"
+    return f"a {type(value).__name__}"
+
+
+def _keys_holding(value: Any, accepted: Callable[[Any], bool]) -> list[str]:
+    """The keys of the object ``value`` whose values ``accepted`` takes, one level down and
+    two (``evaluate.scores``): where a file that wraps results keeps them."""
+    if not isinstance(value, Mapping):
+        return []
+    found = []
+    for key, inner in value.items():
+        if accepted(inner):
+            found.append(str(key))
+        elif isinstance(inner, Mapping):
+            found += [f"{key}.{below}" for below, deeper in inner.items() if accepted(deeper)]
+    return found
+
+
+def unreadable(
+    message: str, found: Any, accepted: Callable[[Any], bool], what: str, path: str
+) -> assay.AssayError:
+    """``MALFORMED_INPUT`` at ``path`` for input no bridge shape fits: ``message`` (with
+    ``{found}`` replaced by :func:`describe_shape` of ``found``), then the keys of ``found``
+    under which ``accepted`` input sits (``; <what> were found under a, b: pass that part``)."""
+    where = _keys_holding(found, accepted)
+    hint = f"; {what} were found under {', '.join(where)}: pass that part" if where else ""
+    return assay.AssayError(
+        assay.ErrorCode.MALFORMED_INPUT, message.format(found=describe_shape(found)) + hint, path
+    )
 
 
 @functools.lru_cache(maxsize=4096)

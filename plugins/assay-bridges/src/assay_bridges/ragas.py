@@ -5,7 +5,12 @@ Accepted shapes (ragas 0.2-0.4):
 * an ``EvaluationResult`` (anything with a ``scores`` list of per-sample dicts),
 * its ``to_pandas()`` frame (anything with ``to_dict("records")``) or those records as a list,
 * one row: a dict of column -> cell, where metric cells are numbers (NaN = undetermined) or
-  result objects with a ``value`` (the collections API's ``MetricResult``).
+  result objects with a ``value`` (the collections API's ``MetricResult``),
+* an ``EvaluationResult`` written as JSON: an object with a ``scores`` list of rows.
+
+Input in which no row has a metric cell (a file that wraps results in other keys, the samples
+without their scores) is refused with ``MALFORMED_INPUT``, naming what was found and, when the
+results sit under a key of it, that key.
 
 Sample columns (``user_input``, ``response``, contexts, ...) are not metrics and are skipped;
 every other numeric cell is a metric.
@@ -26,6 +31,7 @@ from assay_bridges.extraction import (
     SignalCollector,
     is_real_number,
     resolve_mappings,
+    unreadable,
 )
 
 __all__ = ["RAGAS_METRICS", "from_ragas", "from_ragas_row"]
@@ -100,8 +106,32 @@ def from_ragas_row(
     return _extract_row(row, resolve_mappings(RAGAS_METRICS, metrics), "row")
 
 
+def _is_scores(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(row, Mapping) for row in value)
+
+
+def _holds_metrics(value: Any) -> bool:
+    """A row with a metric cell, a list of rows one of which has one, or an object with a
+    ``scores`` list of such rows."""
+    if isinstance(value, Mapping):
+        scores = value.get("scores")
+        return _has_metric_cell(value) or (scores is not None and _holds_metrics(scores))
+    return _is_scores(value) and any(_has_metric_cell(row) for row in value)
+
+
+def _has_metric_cell(row: Mapping[Any, Any]) -> bool:
+    collector = SignalCollector(RAGAS_METRICS)
+    return any(
+        isinstance(column, str) and _is_metric_cell(column, cell, collector)
+        for column, cell in row.items()
+    )
+
+
 def _rows(result: Any) -> list[Any]:
     if isinstance(result, Mapping):
+        scores = result.get("scores")
+        if scores and _is_scores(scores):
+            return list(scores)  # an EvaluationResult written as JSON
         return [result]
     scores = getattr(result, "scores", None)
     if isinstance(scores, list):
@@ -130,6 +160,8 @@ def from_ragas(result: Any, *, metrics: MetricMappings | None = None) -> list[Br
     """
     mappings = resolve_mappings(RAGAS_METRICS, metrics)
     rows = _rows(result)
+    if rows and not any(isinstance(row, Mapping) and _has_metric_cell(row) for row in rows):
+        raise _no_metrics(result)
     results = [_extract_row(row, mappings, f"[{index}]") for index, row in enumerate(rows)]
     samples = getattr(getattr(result, "dataset", None), "samples", None)
     if isinstance(samples, list) and len(samples) == len(results):
@@ -142,3 +174,15 @@ def from_ragas(result: Any, *, metrics: MetricMappings | None = None) -> list[Br
             )
         ]
     return results
+
+
+def _no_metrics(result: Any) -> assay.AssayError:
+    return unreadable(
+        "found no RAGAS metric in {found}: expected an EvaluationResult (or its JSON form, an "
+        "object with a scores list), its to_pandas() records, or rows of column -> metric value "
+        "(a number or a result with a value)",
+        result,
+        _holds_metrics,
+        "results",
+        "result",
+    )

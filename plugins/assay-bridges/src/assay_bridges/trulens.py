@@ -28,9 +28,11 @@ from assay_bridges.extraction import (
     MetricMappings,
     SignalCollector,
     WarningCode,
+    is_real_number,
     normalize_metric_name,
     record_field,
     resolve_mappings,
+    unreadable,
 )
 
 __all__ = ["TRULENS_METRICS", "from_trulens", "from_trulens_feedback", "from_trulens_row"]
@@ -155,15 +157,38 @@ def from_trulens(
             if columns == [] and not any(
                 isinstance(key, str) and normalize_metric_name(key) in mappings for key in row
             ):
-                raise assay.AssayError(
-                    assay.ErrorCode.MALFORMED_INPUT,
-                    "not a TruLens records-and-feedback record: no feedback column (a column c "
-                    "with a c_calls sibling), no mapped metric, and not a FeedbackResult",
-                    f"[{i}]",
-                )
+                raise _not_a_record(row, f"[{i}]")
             seen.update(columns or ())
             results.append(_extract_row(row, mappings, names, f"[{i}]"))
     return _warn_unmatched(results, metrics, seen)
+
+
+def _not_a_record(row: Mapping[Any, Any], path: str) -> assay.AssayError:
+    return unreadable(
+        "not a TruLens records-and-feedback record: found {found}, with no feedback column (a "
+        "column c with a c_calls sibling), no mapped metric, and not a FeedbackResult; expected "
+        "get_records_and_feedback()'s records (or the pair with the feedback names), one record, "
+        "or FeedbackResult objects (name, result, status)",
+        row,
+        _readable,
+        "TruLens results",
+        path,
+    )
+
+
+def _is_record(value: Any) -> bool:
+    """A record with a feedback column holding a score (a number, or null while pending)."""
+    return isinstance(value, Mapping) and any(
+        value[name] is None or is_real_number(value[name])
+        for name in _feedback_columns(value, None)
+    )
+
+
+def _readable(value: Any) -> bool:
+    """A records-and-feedback record, or a non-empty list of records or FeedbackResults."""
+    if isinstance(value, list) and value:
+        return all(_is_record(row) for row in value) or all(map(_is_feedback_result, value))
+    return _is_record(value)
 
 
 def _is_feedback_result(row: Any) -> bool:
