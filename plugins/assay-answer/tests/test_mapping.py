@@ -207,3 +207,22 @@ def test_faithfulness_zero_is_answered_by_default_but_never_under_grounded() -> 
     assert (
         grounded.action_reason == "Warning 'unsupported-answer' matched abstainOnWarnings policy."
     )
+
+
+def test_every_claim_passing_with_a_doubt_reads_supported_with_a_doubt() -> None:
+    doubted = ClaimEvidence(
+        "Badr Hari",
+        0,
+        9,
+        0.95,
+        False,  # reaches the claim threshold, but a rival name fits the question as well
+        SupportSpan(0, 0, 55, CONTEXT[:55]),
+        (UnsupportedItem("name", "Badr Hari", "Another name fits the question as well."),),
+    )
+    found = evidence(doubted, score=0.95)
+    assert signals_from_evidence(found, 1)["supportLevel"] == "medium"
+    shown = display_evidence(found, record(), "answer-support")
+    assert shown.summary.startswith("Supported, with a doubt: ")
+    # a claim that does not pass beside one that does: partly supported
+    partly = display_evidence(evidence(SUPPORTED, WRONG_YEAR, score=0.6), record(), "x")
+    assert partly.summary.startswith("Partly supported by the contexts: ")

@@ -122,6 +122,15 @@ _VERDICTS = {
 }
 
 
+def _verdict(evidence: AnswerEvidence) -> str:
+    """The summary's first words, from ``supportLevel``; a ``medium`` answer whose every claim
+    passes is supported with a doubt (a name another passage name may fit better), not partly."""
+    level = support_level(evidence)
+    if level == "medium" and all(passes(claim) for claim in evidence.claims):
+        return "Supported, with a doubt"
+    return _VERDICTS[level]
+
+
 def display_evidence(evidence: AnswerEvidence, record: AnswerRecord, reader: str) -> TextEvidence:
     """What people are shown: each claim with its span (named by its context's ``id``, title or
     position) and unsupported items, the conflicts, and a summary: a verdict that agrees with
@@ -146,9 +155,7 @@ def display_evidence(evidence: AnswerEvidence, record: AnswerRecord, reader: str
                 ),
             )
         )
-    verdict = (
-        "Support undetermined" if evidence.score is None else _VERDICTS[support_level(evidence)]
-    )
+    verdict = "Support undetermined" if evidence.score is None else _verdict(evidence)
     summary = f"{verdict}: {evidence.reason}"
     return TextEvidence(reader, evidence.score, summary, tuple(claims), evidence.conflicts)
 
