@@ -176,12 +176,14 @@ def is_answer_record(record: Any) -> bool:
     )
 
 
-def _canonical(record: Mapping[Any, Any]) -> tuple[dict[Any, Any], dict[str, str]]:
+def _canonical(record: Mapping[Any, Any]) -> tuple[Mapping[Any, Any], Mapping[str, str]]:
     """``record`` with the names of :data:`ANSWER_FIELD_ALIASES` read as the fields they name,
     and the name each field was given under (for the paths of errors).
 
     :raises AssayError: :data:`INVALID_ANSWER_RECORD` when a field is given under two names.
     """
+    if _ALIAS_NAMES.isdisjoint(record):  # the usual record: nothing to rename
+        return record, _OWN_NAMES
     fields: dict[Any, Any] = {}
     named: dict[str, Any] = {}
     for key, value in record.items():
@@ -195,6 +197,10 @@ def _canonical(record: Mapping[Any, Any]) -> tuple[dict[Any, Any], dict[str, str
         fields[field] = value
         named[field] = key
     return fields, named
+
+
+_ALIAS_NAMES = frozenset(ANSWER_FIELD_ALIASES)
+_OWN_NAMES = {field: field for field in ("question", "answer", "contexts")}
 
 
 def _unknown(key: str, known: Sequence[str]) -> str:
