@@ -1,4 +1,4 @@
-"""Right and hallucinated answers under the default metric list and the compatible profile.
+"""Right and hallucinated answers under the default metric list and the other profiles.
 
 Reads ../shared/data/halueval_qa_dev.jsonl in place (5,000 rows: knowledge passage, question,
 right answer, hallucinated answer). Every row gives two samples, its right answer and its
@@ -7,13 +7,14 @@ evaluated through the public ``evaluate_batch``, so the numbers are what users g
 
 * with no metrics named: the default list (what ``assay eval``, the pytest gate and the Python
   API run when none are named);
+* with ``profile="grounded"``: answer_support and claim_support;
 * with ``profile="compatible"``: the seven metrics of rag-eval-node-ts 0.3.
 
 A sample passes when no metric fails or errs and its composite reaches the composite threshold
 (0.6); an undetermined metric is not a failure. Reported for all rows and for rows 2,000-4,999
 (0-based lines; ``answer_support``'s constants were chosen on rows 0-1,999): the share of right
-answers that pass and of hallucinated answers that fail; the same for the default list when the
-samples carry no question; and, per metric at its own default threshold, the share of right
+answers that pass and of hallucinated answers that fail; the same for the default list and the
+grounded profile when the samples carry no question; and, per metric at its own default threshold, the share of right
 answers it passes, of hallucinated answers it fails, and of samples it leaves undetermined.
 
 Run: uv run --all-packages python benchmarks/evaluation_defaults.py [--limit N]
@@ -33,7 +34,7 @@ DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "halueva
 HELD_OUT = 2000
 """The first row not looked at while designing answer_support."""
 SIDES = ("right_answer", "hallucinated_answer")
-RUNS = {"default": None, "compatible": "compatible"}
+RUNS = {"default": None, "grounded": "grounded", "compatible": "compatible"}
 """Run name -> ``options.profile`` (``None``: no metrics named, the default list)."""
 
 
@@ -85,7 +86,7 @@ def metric_rates(batch: BatchEvalResult, metric_id: str, start: int = 0) -> dict
 def _line(label: str, batches: dict[str, BatchEvalResult], start: int) -> str:
     right = pass_rate(batches["right_answer"], start)
     wrong = 1 - pass_rate(batches["hallucinated_answer"], start)
-    return f"  {label:<36} right pass {right:7.2%}   hallucinated fail {wrong:7.2%}"
+    return f"  {label:<38} right pass {right:7.2%}   hallucinated fail {wrong:7.2%}"
 
 
 def main() -> None:
@@ -94,7 +95,7 @@ def main() -> None:
     args = parser.parse_args()
     rows = load_rows(args.limit)
     runs = {name: run(rows, profile) for name, profile in RUNS.items()}
-    no_question = run(rows, None, question=False)
+    no_question = {name: run(rows, RUNS[name], question=False) for name in ("default", "grounded")}
     splits = {f"all {len(rows)} rows": 0}
     if len(rows) > HELD_OUT:
         splits[f"held-out rows {HELD_OUT}-{len(rows) - 1}"] = HELD_OUT
@@ -103,7 +104,8 @@ def main() -> None:
         print(f"\n{split} ({len(rows) - start} right and {len(rows) - start} hallucinated)")
         for name, batches in runs.items():
             print(_line(f"{name}", batches, start))
-        print(_line("default, samples without a question", no_question, start))
+        for name, batches in no_question.items():
+            print(_line(f"{name}, samples without a question", batches, start))
         print("  per metric at its default threshold:")
         for name, batches in runs.items():
             for metric_id in batches["right_answer"].aggregates:

@@ -4,6 +4,7 @@ is what the code costs; load on a shared machine only adds to it).
 Three workloads over the 300 distinct samples of ../shared/conformance/metrics/samples.jsonl
 (read in place), repeated --copies times:
   * the default metric list (what `assay eval` runs when no metrics are named);
+  * profile grounded (answer_support and claim_support);
   * the seven metrics compatible with rag-eval-node-ts 0.3 (profile compatible);
   * one trivial metric (the answer's length), so the time is the runner's own: reading and
     checking samples, running steps, the composite, the tally, the gate.
@@ -58,11 +59,14 @@ def main() -> None:
     samples = load(args.copies)
     evaluate_batch(samples[:50])  # warm-up: plugin discovery, imports, lazy tables
     default = per_sample_us(samples, None, args.runs)
+    grounded = per_sample_us(samples, None, args.runs, {"profile": "grounded"})
     seven = per_sample_us(samples, None, args.runs, {"profile": "compatible"})
     trivial = per_sample_us(samples, [AnswerLength()], args.runs)
     print(f"{len(samples)} samples, min of {args.runs} runs, CPU per sample:")
     print(f"  default list ({', '.join(DEFAULT_METRICS)}): {default:.1f} us")
+    print(f"  profile grounded (answer_support, claim_support): {grounded:.1f} us")
     print(f"  seven metrics (profile compatible): {seven:.1f} us")
+    print(f"  default / seven: {default / seven:.2f}; grounded / seven: {grounded / seven:.2f}")
     print(f"  runner only (one trivial metric): {trivial:.1f} us")
 
 

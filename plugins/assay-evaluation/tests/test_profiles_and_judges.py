@@ -38,11 +38,14 @@ def registry():
     return assay.build_registry(env={"ASSAY_PLUGINS": "faithfulness,judges"})
 
 
-def test_the_default_list_is_the_grounded_profile(registry):
-    assert DEFAULT_METRICS == PROFILES["grounded"] == ("answer_support", "claim_support")
+def test_the_default_list_is_claim_support_and_grounded_adds_answer_support(registry):
+    assert DEFAULT_METRICS == PROFILES["default"] == ("claim_support",)
+    assert PROFILES["grounded"] == ("answer_support", "claim_support")
     default = evaluate_batch(SAMPLES, registry=registry)
     named = evaluate_batch(SAMPLES, options={"profile": "default"}, registry=registry)
     assert list(default.aggregates) == list(named.aggregates) == list(DEFAULT_METRICS)
+    grounded = evaluate_batch(SAMPLES, options={"profile": "grounded"}, registry=registry)
+    assert list(grounded.aggregates) == ["answer_support", "claim_support"]
     compatible = evaluate_batch(SAMPLES, options={"profile": "compatible"}, registry=registry)
     assert list(compatible.aggregates) == list(COMPATIBLE_METRICS) and len(COMPATIBLE_METRICS) == 7
 
@@ -55,7 +58,7 @@ def test_without_a_question_answer_support_is_undetermined(registry):
         {"answer": "Mary Shelley.", "contexts": SAMPLES[0]["contexts"]},
         {"answer": "Jane Austen.", "contexts": SAMPLES[0]["contexts"]},
     ]
-    batch = evaluate_batch(samples, registry=registry)
+    batch = evaluate_batch(samples, options={"profile": "grounded"}, registry=registry)
     support = [r.metrics["answer_support"] for r in batch.results]
     assert [status_of(m) for m in support] == ["undetermined"] * 3
     assert all("question" in m.explanation for m in support)
@@ -78,7 +81,7 @@ def test_a_baseline_of_another_profile_decides_nothing(registry):
         verdict = gate.check(run)
         assert (verdict.passed, verdict.exit_code) == (False, 2)
         assert verdict.reasons[0].startswith(
-            "the baseline holds none of the metrics evaluated (answer_support, claim_support)"
+            "the baseline holds none of the metrics evaluated (claim_support)"
         )
     same = evaluate_batch(
         SAMPLES, options={"profile": "compatible", "baselineResult": seven}, registry=registry
@@ -116,7 +119,7 @@ def test_llm_mode_with_the_default_list_is_refused_rather_than_judging_nothing(r
     with pytest.raises(assay.AssayError) as caught:
         evaluate_batch(SAMPLES, options={"mode": "llm", "judge": judge}, registry=registry)
     assert (caught.value.code, caught.value.path) == ("JUDGE_MISCONFIGURED", "options.mode")
-    assert "(answer_support, claim_support)" in caught.value.message
+    assert "(claim_support)" in caught.value.message
     options = {"mode": "llm", "judge": judge, "profile": "compatible"}
     judged = evaluate_batch(SAMPLES, options=options, registry=registry)
     assert judged.results[0].metrics["answer_relevance"].score == 0.9

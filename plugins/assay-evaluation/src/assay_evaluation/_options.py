@@ -191,10 +191,10 @@ class EvaluateOptions:
         keep_worst: with ``keep_results=False``, still keep the full results of this many worst
             samples (errors first, then undetermined composites, then the lowest composite),
             which the HTML report shows (default 0; in [0, 1000]).
-        profile: a named list of metrics used when ``metrics`` is not given (``"default"`` or
-            ``"grounded"``: ``answer_support`` and ``claim_support``; ``"compatible"``: the
-            seven metrics of rag-eval-node-ts 0.3; a registry ``metric-set`` of that name
-            also counts); ``None`` (default) uses the default list.
+        profile: a named list of metrics used when ``metrics`` is not given (``"default"``:
+            ``claim_support``; ``"grounded"``: ``answer_support`` and ``claim_support``;
+            ``"compatible"``: the seven metrics of rag-eval-node-ts 0.3; a registry
+            ``metric-set`` of that name also counts); ``None`` (default) uses the default list.
         timestamp: an ISO-8601 date-time stamped on every result evaluated in this call
             (``EvalResult.timestamp``); ``None`` (default) stamps nothing. Never read from a
             clock, so results stay deterministic; resumed results keep their stored stamp.
