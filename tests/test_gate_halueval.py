@@ -57,3 +57,22 @@ def test_the_compatible_gate_is_overconfident_on_the_same_answers(split):
     assert result.confident_wrong_share > 0.02  # ... but says 0.999 for the wrong label
     assert result.log_loss > 0.2
     assert not any(f.adequate for f in result.gate.dimensions)
+
+
+def test_the_independence_guard_checks_only_the_dimensions_that_add_evidence(split):
+    from assay_jeffreys import GateGuards, assess_assumptions, fit_gate
+
+    fit, decide = split
+    fit = fit[:800]  # rows 1,001-1,400: there the two excluded dimensions correlate at r >= 0.5
+    gate = fit_gate(fit)
+    excluded = {f.dimension for f in gate.dimensions if f.excluded}
+    # the two excluded dimensions correlate within a label: all dimensions counted, unsafe
+    every = assess_assumptions(fit, gate.models)
+    assert "answer_relevance~faithfulness" in every.dependent_pairs
+    # the gate leaves them out, so its own report has no dependent pair among the others
+    assert excluded == {"faithfulness", "answer_relevance"}
+    assert gate.assumptions.independence_assumption_safe
+    assert not gate.assumptions.dependent_pairs
+    guards = GateGuards(gate.assumptions, False, True)
+    actions = {gate.evaluate(o["scores"], guards=guards).rationale for o in decide[:200]}
+    assert "assumption-violated" not in actions

@@ -201,7 +201,8 @@ class FittedGate:
         history_counts: labeled outputs per hypothesis, ``{"high": n1, "low": n2}``.
         assumptions: goodness of fit of the models that add evidence (a model that could not
             be tested, with fewer than 5 scores, is not adequate) and dependence within each
-            hypothesis, for :class:`GateGuards`.
+            hypothesis between dimensions that both add evidence (a pair with an excluded
+            dimension is not flagged), for :class:`GateGuards`.
     """
 
     def __init__(
@@ -467,12 +468,15 @@ def fit_gate(
             else f
             for f in fits
         ]
-    inadequate = [f.dimension for f in fits if f.weight > 0.0 and not f.adequate]
+    evidence = {f.dimension for f in fits if f.weight > 0.0}
+    inadequate = [f.dimension for f in fits if f.dimension in evidence and not f.adequate]
+    # a pair with an excluded dimension double-counts nothing: only evidence pairs are flagged
     dependent = sorted(
         {
             f"{pair.a}~{pair.b}"
             for diagnostic in dependence_by_hypothesis(observations, dependence_threshold).values()
             for pair in diagnostic.flagged
+            if pair.a in evidence and pair.b in evidence
         }
     )
     assumptions = AssumptionReport(not inadequate, not dependent, inadequate, dependent)
