@@ -127,3 +127,25 @@ def test_a_summary_that_is_not_a_trulens_shape_names_what_was_found(trulens_outp
     with pytest.raises(assay.AssayError) as caught:
         from_trulens(trulens_outputs["legacy"]["wait_for_feedback_results"])
     assert "found an object with keys type, items" in caught.value.message
+
+
+def test_a_mapped_column_of_the_real_scores_table_is_read(trulens_outputs):
+    # the records-and-feedback table as JSON: {input, token_overlap, answer_in_context} rows,
+    # no *_calls columns; a column the caller maps is a feedback column
+    scores = trulens_outputs["otel"]["get_records_and_feedback"]["scores"]
+    results = from_trulens(scores, metrics=IN_CONTEXT)
+    assert [r.signals.faithfulness_score for r in results] == pytest.approx(
+        [row["answer_in_context"] for row in scores]
+    )
+    assert all(r.warnings == () for r in results)
+    assert from_trulens_row(scores[1], metrics=IN_CONTEXT).signals.faithfulness_score == (
+        pytest.approx(2 / 3)
+    )
+    with pytest.raises(assay.AssayError):  # unmapped, it is no record
+        from_trulens(scores)
+
+
+def test_a_default_name_without_calls_column_is_read():
+    (result,) = from_trulens([{"record_id": "r", "groundedness": 0.4, "judge_rating": 2}])
+    assert result.signals.faithfulness_score == pytest.approx(0.4)
+    assert result.warnings == ()

@@ -47,6 +47,8 @@ TRULENS_METRICS: dict[str, MetricMapping] = {
 """Default TruLens feedback names -> signals (the RAG triad's groundedness and answer relevance;
 context relevance describes retrieval and has no scoring signal)."""
 
+_DEFAULT_MAPPINGS = resolve_mappings(TRULENS_METRICS, None)
+
 
 def _plain_bool(value: Any) -> bool | None:
     """``value`` as a Python bool when it is a bool (NumPy's included), else None."""
@@ -58,10 +60,22 @@ def _plain_bool(value: Any) -> bool | None:
     return None
 
 
-def _feedback_columns(row: Mapping[str, Any], feedback_names: Sequence[str] | None) -> list[str]:
+def _feedback_columns(
+    row: Mapping[str, Any],
+    feedback_names: Sequence[str] | None,
+    mappings: Mapping[str, MetricMapping],
+) -> list[str]:
+    """The names given (else every ``c`` with a ``c_calls`` column), then every other column
+    that has a mapping: a metric the caller named is read even from a bare scores table."""
     if feedback_names is not None:
-        return [name for name in feedback_names if name in row]
-    return [key for key in row if isinstance(key, str) and f"{key}_calls" in row]
+        columns = [name for name in feedback_names if name in row]
+    else:
+        columns = [key for key in row if isinstance(key, str) and f"{key}_calls" in row]
+    return columns + [
+        key
+        for key in row
+        if isinstance(key, str) and key not in columns and normalize_metric_name(key) in mappings
+    ]
 
 
 def _extract_row(
@@ -77,7 +91,7 @@ def _extract_row(
             path,
         )
     collector = SignalCollector(mappings)
-    for name in _feedback_columns(row, feedback_names):
+    for name in _feedback_columns(row, feedback_names, mappings):
         collector.offer(
             name, row[name], stated_higher_is_better=_plain_bool(row.get(f"{name} direction"))
         )
@@ -153,10 +167,8 @@ def from_trulens(
         results = []
         seen = set()
         for i, row in enumerate(rows):
-            columns = _feedback_columns(row, names) if isinstance(row, Mapping) else None
-            if columns == [] and not any(
-                isinstance(key, str) and normalize_metric_name(key) in mappings for key in row
-            ):
+            columns = _feedback_columns(row, names, mappings) if isinstance(row, Mapping) else None
+            if columns == []:
                 raise _not_a_record(row, f"[{i}]")
             seen.update(columns or ())
             results.append(_extract_row(row, mappings, names, f"[{i}]"))
@@ -180,7 +192,7 @@ def _is_record(value: Any) -> bool:
     """A record with a feedback column holding a score (a number, or null while pending)."""
     return isinstance(value, Mapping) and any(
         value[name] is None or is_real_number(value[name])
-        for name in _feedback_columns(value, None)
+        for name in _feedback_columns(value, None, _DEFAULT_MAPPINGS)
     )
 
 
