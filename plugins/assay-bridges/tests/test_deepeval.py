@@ -153,3 +153,12 @@ def test_unknown_shape_raises():
     with pytest.raises(assay.AssayError) as caught:
         from_deepeval({"name": "no metrics"})
     assert caught.value.code == "MALFORMED_INPUT"
+
+
+def test_a_wrapping_file_names_where_the_results_are(deepeval_outputs):
+    with pytest.raises(assay.AssayError) as caught:
+        from_deepeval(deepeval_outputs)
+    message = caught.value.message
+    assert "found an object with keys deepeval_version" in message
+    assert "DeepEval results were found under evaluate" in message
+    assert "(on the command line: --path evaluate)" in message

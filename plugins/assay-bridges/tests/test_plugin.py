@@ -4,6 +4,7 @@ import sys
 from pathlib import Path
 
 import click
+import pytest
 from click.testing import CliRunner
 
 import assay
@@ -113,3 +114,33 @@ def test_the_installed_assay_command_has_bridge(tmp_path):
     )
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)[0]["signals"] == {"faithfulnessScore": 0.8, "hasConflict": False}
+
+
+def test_path_reads_one_part_of_a_real_file_and_map_reads_its_columns(trulens_outputs, tmp_path):
+    path = tmp_path / "trulens_outputs.json"
+    path.write_text(json.dumps(trulens_outputs))
+    part = ["--path", "otel.get_records_and_feedback.scores"]
+    run = CliRunner().invoke(
+        _cli(),
+        ["bridge", "trulens", str(path), *part, "--map", "answer_in_context=faithfulnessScore"],
+    )
+    assert run.exit_code == 0, run.output
+    printed = json.loads(run.output)
+    assert [a["signals"].get("faithfulnessScore") for a in printed] == pytest.approx(
+        [1, 2 / 3, 0, 0, 1]
+    )
+    assert all(a["warnings"] == [] for a in printed)
+    run = CliRunner().invoke(_cli(), ["bridge", "trulens", str(path), "--path", "otel.nope"])
+    assert run.exit_code == 2
+    assert "error [INVALID_INPUT] --path: otel has no 'nope': its keys are" in run.output
+
+
+def test_custom_judge_scores_out_of_range_are_dropped_with_a_warning():
+    judge = json.dumps([{"faithfulnessScore": 1.9, "answerRelevanceScore": 0.7}])
+    run = CliRunner().invoke(_cli(), ["bridge", "custom-judge", "-"], input=judge)
+    assert run.exit_code == 0, run.output
+    (answer,) = json.loads(run.output)
+    assert answer["signals"] == {"answerRelevanceScore": 0.7}
+    assert [(w["code"], w["path"]) for w in answer["warnings"]] == [
+        ("evaluator-score-out-of-range", "faithfulnessScore")
+    ]

@@ -120,7 +120,11 @@ def test_a_summary_that_is_not_a_trulens_shape_names_what_was_found(trulens_outp
     assert (error.code, error.path) == ("MALFORMED_INPUT", "[0]")
     assert "found an object with keys feedback_names, columns, dtypes" in error.message
     assert "expected get_records_and_feedback()'s records" in error.message
-    assert "TruLens results were found under row_for_sample1: pass that part" in error.message
+    assert (
+        "TruLens results were found under row_for_sample1, scores: pass that part "
+        "(on the command line: --path row_for_sample1)"
+    ) in error.message
+    assert "--map c=SIGNAL on the command line" in error.message
     # and that part is read
     (result,) = from_trulens(summary["row_for_sample1"], metrics=IN_CONTEXT)
     assert result.signals.faithfulness_score == pytest.approx(2 / 3)
@@ -141,8 +145,9 @@ def test_a_mapped_column_of_the_real_scores_table_is_read(trulens_outputs):
     assert from_trulens_row(scores[1], metrics=IN_CONTEXT).signals.faithfulness_score == (
         pytest.approx(2 / 3)
     )
-    with pytest.raises(assay.AssayError):  # unmapped, it is no record
+    with pytest.raises(assay.AssayError) as caught:  # unmapped, it asks for a mapping
         from_trulens(scores)
+    assert "--map c=SIGNAL" in caught.value.message
 
 
 def test_a_default_name_without_calls_column_is_read():

@@ -14,10 +14,10 @@ import click
 import assay
 from assay.cli import echo_json, read_text_input
 from assay_bridges.catalog import BRIDGE_KIND
-from assay_bridges.extraction import SCORE_SIGNALS
+from assay_bridges.extraction import SCORE_SIGNALS, describe_shape
 from assay_bridges.merge import merge_evaluation_signals
 
-__all__ = ["bridge_command", "parse_metric_maps"]
+__all__ = ["bridge_command", "parse_metric_maps", "select_part"]
 
 
 def _reject_constant(name: str) -> Any:
@@ -68,6 +68,36 @@ def parse_metric_maps(pairs: tuple[str, ...]) -> dict[str, str]:
     return maps
 
 
+def select_part(document: Any, dotted: str) -> Any:
+    """The part of ``document`` at the dotted key path ``dotted`` (``evaluate.test_results``; a
+    whole-number step indexes a list: ``rows.0``): what an error's "found under" hint names.
+
+    :raises AssayError: ``INVALID_INPUT`` (path ``--path``) naming the first step that is not
+        there and what is there instead.
+    """
+    part = document
+    walked: list[str] = []
+    for step in dotted.split("."):
+        if isinstance(part, dict) and step in part:
+            part = part[step]
+        elif isinstance(part, list) and step.isdigit() and int(step) < len(part):
+            part = part[int(step)]
+        else:
+            where = ".".join(walked) or "the file"
+            there = (
+                f"its keys are {', '.join(map(str, part))}"
+                if isinstance(part, dict)
+                else f"it is {describe_shape(part)}"
+            )
+            raise assay.AssayError(
+                assay.ErrorCode.INVALID_INPUT,
+                f"{where} has no {step!r}: {there}",
+                "--path",
+            )
+        walked.append(step)
+    return part
+
+
 @click.command("bridge")
 @click.argument("evaluator")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
@@ -77,6 +107,13 @@ def parse_metric_maps(pairs: tuple[str, ...]) -> dict[str, str]:
     multiple=True,
     metavar="METRIC=SIGNAL",
     help="Use an extra metric, e.g. answer_in_context=faithfulnessScore (0-1, higher is better).",
+)
+@click.option(
+    "--path",
+    "part",
+    metavar="KEY.KEY",
+    help="Read only this part of FILE, a dotted key path (a number indexes a list), "
+    "e.g. evaluate.test_results.",
 )
 @click.option(
     "--inputs",
@@ -101,6 +138,7 @@ def bridge_command(
     evaluator: str,
     file: str,
     maps: tuple[str, ...],
+    part: str | None,
     inputs_path: str | None,
     sample: int | None,
     as_json: bool,
@@ -119,7 +157,10 @@ def bridge_command(
         )
     bridge = assay.default_registry().get(BRIDGE_KIND, evaluator)
     metrics = parse_metric_maps(maps) if maps else None
-    results = bridge.extract(read_json_strict(file, allow_nan=True), metrics=metrics)
+    document = read_json_strict(file, allow_nan=True)
+    if part is not None:
+        document = select_part(document, part)
+    results = bridge.extract(document, metrics=metrics)
     if inputs_path is None:
         echo_json([result.to_wire() for result in results])
         return

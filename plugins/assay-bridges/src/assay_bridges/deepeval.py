@@ -34,6 +34,7 @@ from assay_bridges.extraction import (
     is_real_number,
     record_field,
     resolve_mappings,
+    unreadable,
 )
 
 __all__ = [
@@ -141,6 +142,15 @@ def _is_metric_record(item: Any) -> bool:
     return record_field(item, "score") is not None or record_field(item, "threshold") is not None
 
 
+def _readable(value: Any) -> bool:
+    """A shape :func:`from_deepeval` reads: test results, a test case, a test run, or a
+    non-empty list of ``MetricData``."""
+    if isinstance(value, list):
+        return bool(value) and all(map(_is_metric_record, value))
+    keys = ("test_results", "testResults", "metrics_data", "metricsData", "testRunData")
+    return isinstance(value, Mapping) and any(key in value for key in keys)
+
+
 def from_deepeval(result: Any, *, metrics: MetricMappings | None = None) -> list[BridgeResult]:
     """One :class:`BridgeResult` per test case of a DeepEval result (see the module for shapes).
 
@@ -158,10 +168,12 @@ def from_deepeval(result: Any, *, metrics: MetricMappings | None = None) -> list
     elif record_field(result, "metrics_data", "metricsData") is not None:
         items = [result]
     else:
-        raise assay.AssayError(
-            assay.ErrorCode.MALFORMED_INPUT,
-            "expected a DeepEval EvaluationResult, TestResult(s) or MetricData lists; "
-            f"got {type(result).__name__}",
+        raise unreadable(
+            "expected a DeepEval EvaluationResult (test_results), TestResult(s) (metrics_data), "
+            "MetricData lists or a .latest_test_run.json (testRunData); found {found}",
+            result,
+            _readable,
+            "DeepEval results",
             "result",
         )
     if items and all(_is_metric_record(item) for item in items):  # one test case's MetricData

@@ -118,17 +118,17 @@ def describe_shape(value: Any) -> str:
     return f"a {type(value).__name__}"
 
 
-def _keys_holding(value: Any, accepted: Callable[[Any], bool]) -> list[str]:
-    """The keys of the object ``value`` whose values ``accepted`` takes, one level down and
-    two (``evaluate.scores``): where a file that wraps results keeps them."""
-    if not isinstance(value, Mapping):
+def _keys_holding(value: Any, accepted: Callable[[Any], bool], depth: int = 3) -> list[str]:
+    """The dotted key paths (``evaluate.scores``) of the objects within ``depth`` levels of
+    ``value`` whose values ``accepted`` takes: where a file that wraps results keeps them."""
+    if not isinstance(value, Mapping) or depth == 0:
         return []
     found = []
     for key, inner in value.items():
         if accepted(inner):
             found.append(str(key))
-        elif isinstance(inner, Mapping):
-            found += [f"{key}.{below}" for below, deeper in inner.items() if accepted(deeper)]
+        else:
+            found += [f"{key}.{below}" for below in _keys_holding(inner, accepted, depth - 1)]
     return found
 
 
@@ -136,10 +136,16 @@ def unreadable(
     message: str, found: Any, accepted: Callable[[Any], bool], what: str, path: str
 ) -> assay.AssayError:
     """``MALFORMED_INPUT`` at ``path`` for input no bridge shape fits: ``message`` (with
-    ``{found}`` replaced by :func:`describe_shape` of ``found``), then the keys of ``found``
-    under which ``accepted`` input sits (``; <what> were found under a, b: pass that part``)."""
+    ``{found}`` replaced by :func:`describe_shape` of ``found``), then the key paths of ``found``
+    under which ``accepted`` input sits (``; <what> were found under a.b, c: pass that part
+    (assay bridge ... --path a.b)``)."""
     where = _keys_holding(found, accepted)
-    hint = f"; {what} were found under {', '.join(where)}: pass that part" if where else ""
+    hint = (
+        f"; {what} were found under {', '.join(where)}: pass that part "
+        f"(on the command line: --path {where[0]})"
+        if where
+        else ""
+    )
     return assay.AssayError(
         assay.ErrorCode.MALFORMED_INPUT, message.format(found=describe_shape(found)) + hint, path
     )
@@ -336,7 +342,8 @@ class SignalCollector:
             self.warn(
                 WarningCode.UNMAPPED,
                 "info",
-                f"metric {name!r} maps to no scoring signal; pass metrics={{{name!r}: ...}} to use it",
+                f"metric {name!r} maps to no scoring signal; to use it, map it: --map "
+                f"{name}=SIGNAL on the command line, metrics={{{name!r}: ...}} in Python",
                 name,
             )
             return
@@ -384,7 +391,7 @@ class SignalCollector:
                     WarningCode.DIRECTION_UNKNOWN,
                     "warn",
                     f"cannot tell whether a higher {name!r} is better from this record; "
-                    "map it with direction='higher' or 'lower'",
+                    "map it with MetricMapping(..., direction='higher' or 'lower') in Python",
                     name,
                 )
             return stated

@@ -180,7 +180,8 @@ def _not_a_record(row: Mapping[Any, Any], path: str) -> assay.AssayError:
         "not a TruLens records-and-feedback record: found {found}, with no feedback column (a "
         "column c with a c_calls sibling), no mapped metric, and not a FeedbackResult; expected "
         "get_records_and_feedback()'s records (or the pair with the feedback names), one record, "
-        "or FeedbackResult objects (name, result, status)",
+        "or FeedbackResult objects (name, result, status); to read a column c as a metric, map "
+        "it: --map c=SIGNAL on the command line, metrics={{'c': SIGNAL}} in Python",
         row,
         _readable,
         "TruLens results",
@@ -196,10 +197,17 @@ def _is_record(value: Any) -> bool:
     )
 
 
+def _is_scores_row(value: Any) -> bool:
+    """A row with a number in some column: a records-and-feedback table's feedback scores
+    without their ``_calls`` columns, readable once its columns are mapped."""
+    return isinstance(value, Mapping) and any(map(is_real_number, value.values()))
+
+
 def _readable(value: Any) -> bool:
-    """A records-and-feedback record, or a non-empty list of records or FeedbackResults."""
+    """A records-and-feedback record, or a non-empty list of records, scores rows or
+    FeedbackResults."""
     if isinstance(value, list) and value:
-        return all(_is_record(row) for row in value) or all(map(_is_feedback_result, value))
+        return all(map(_is_scores_row, value)) or all(map(_is_feedback_result, value))
     return _is_record(value)
 
 
