@@ -106,3 +106,36 @@ def test_a_missing_file_is_an_invalid_config(tmp_path):
     with pytest.raises(assay.AssayError) as info:
         load_history(tmp_path / "nope.json")
     assert info.value.code == "INVALID_CONFIG"
+
+
+@pytest.mark.parametrize(
+    ("item", "path", "hint"),
+    [
+        (
+            {"dimension": "f", "high": {"a": 5, "b": 2}, "low": {"a": 2, "b": 5}, "wieght": 1},
+            "models[0]",
+            "'wieght' (did you mean 'weight'?)",
+        ),
+        (
+            {"dimension": "f", "high": {"a": 5, "b": 2}, "low": {"a": 2, "b": 5}, "foo": 1},
+            "models[0]",
+            "'foo'; known: dimension, high, low, weight",
+        ),
+    ],
+)
+def test_models_refuse_unknown_fields_like_dimension_specs(tmp_path, item, path, hint):
+    from assay_jeffreys import GateConfig, HypothesisManager, gate_config_from_wire
+
+    target = tmp_path / "models.json"
+    target.write_text(json.dumps([item]), encoding="utf-8")
+    with pytest.raises(assay.AssayError) as info:
+        load_models(target)
+    assert (info.value.code, info.value.path) == ("INVALID_CONFIG", path)
+    assert hint in info.value.message
+    with pytest.raises(assay.AssayError) as info:
+        HypothesisManager([{"dimension": "f", "wieght": 1}])
+    assert "(did you mean 'weight'?)" in info.value.message
+    with pytest.raises(assay.AssayError) as info:
+        gate_config_from_wire({"minHistroy": 3})
+    assert "(did you mean 'minHistory'?)" in info.value.message
+    assert isinstance(gate_config_from_wire({"minHistory": 3}), GateConfig)

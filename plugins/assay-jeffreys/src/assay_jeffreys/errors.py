@@ -5,7 +5,9 @@ Callers branch on ``error.code``, never on the message text.
 
 from __future__ import annotations
 
-from typing import NoReturn
+import difflib
+from collections.abc import Collection, Mapping
+from typing import Any, NoReturn
 
 import assay
 
@@ -19,6 +21,7 @@ __all__ = [
     "INVALID_STATE",
     "NUMERIC",
     "fail",
+    "refuse_unknown_fields",
 ]
 
 INVALID_CONFIG = "INVALID_CONFIG"
@@ -42,3 +45,20 @@ NUMERIC = "NUMERIC"
 def fail(code: str, message: str, path: str | None = None) -> NoReturn:
     """Raise :class:`assay.AssayError` with ``code``, ``message`` and ``path``."""
     raise assay.AssayError(code, message, path)
+
+
+def refuse_unknown_fields(data: Mapping[Any, Any], known: Collection[str], path: str) -> None:
+    """Raise ``INVALID_CONFIG`` at ``path`` when ``data`` has a key outside ``known``, naming
+    each such key with the closest known one (a likely typo) and the known keys."""
+    unknown = sorted(str(k) for k in data if k not in known)
+    if not unknown:
+        return
+    hints = []
+    for key in unknown:
+        close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.6)
+        hints.append(f"{key!r} (did you mean {close[0]!r}?)" if close else repr(key))
+    fail(
+        INVALID_CONFIG,
+        f"unknown field(s) {', '.join(hints)}; known: {', '.join(sorted(known))}",
+        path,
+    )

@@ -16,7 +16,7 @@ import attrs
 
 from assay import AssayError
 from assay_jeffreys.combination import DEFAULT_FOLDS
-from assay_jeffreys.errors import INVALID_CONFIG, fail
+from assay_jeffreys.errors import INVALID_CONFIG, fail, refuse_unknown_fields
 from assay_jeffreys.types import finite
 
 __all__ = [
@@ -158,9 +158,7 @@ def gate_config_from_wire(data: Any, path: str = "config") -> GateConfig:
     if not isinstance(data, Mapping):
         fail(INVALID_CONFIG, "a gate config must be an object or 'compatible'", path)
     by_wire = {wire: name for name, wire in _WIRE_NAMES.items()}
-    unknown = sorted(str(k) for k in data if k not in by_wire)
-    if unknown:
-        fail(INVALID_CONFIG, f"unknown field(s) {', '.join(unknown)}", path)
+    refuse_unknown_fields(data, by_wire, path)
     try:
         return GateConfig(**{by_wire[k]: v for k, v in data.items()})
     except AssayError as exc:  # from a validator: prefix the config's path

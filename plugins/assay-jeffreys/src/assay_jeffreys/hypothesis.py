@@ -9,7 +9,13 @@ import attrs
 
 from assay import AssayError
 from assay_jeffreys.beta import BetaModel
-from assay_jeffreys.errors import INVALID_CONFIG, INVALID_DIMENSION, INVALID_SNAPSHOT, fail
+from assay_jeffreys.errors import (
+    INVALID_CONFIG,
+    INVALID_DIMENSION,
+    INVALID_SNAPSHOT,
+    fail,
+    refuse_unknown_fields,
+)
 from assay_jeffreys.scores import _beta_from_wire, observation_from_wire, observations_from_wire
 from assay_jeffreys.types import (
     BetaParams,
@@ -71,9 +77,7 @@ def _spec_from_wire(item: Any, path: str) -> DimensionSpec:
         return item
     if not isinstance(item, Mapping):
         fail(INVALID_CONFIG, "a dimension spec must be a DimensionSpec or an object", path)
-    unknown = sorted(str(k) for k in item if k not in _SPEC_KEYS)
-    if unknown:
-        fail(INVALID_CONFIG, f"unknown field(s) {', '.join(unknown)}", path)
+    refuse_unknown_fields(item, _SPEC_KEYS, path)
     if "dimension" not in item:
         fail(INVALID_DIMENSION, "a dimension spec needs a 'dimension'", f"{path}.dimension")
     priors = {}

@@ -19,6 +19,7 @@ from assay_jeffreys.errors import (
     INVALID_OBSERVATION,
     INVALID_SCORE,
     fail,
+    refuse_unknown_fields,
 )
 from assay_jeffreys.types import (
     BetaParams,
@@ -134,17 +135,22 @@ def _beta_from_wire(data: Any, path: str) -> BetaParams:
         fail(INVALID_CONFIG, getattr(exc, "message", str(exc)), f"{path}.{field}")
 
 
+_MODEL_KEYS = ("dimension", "high", "low", "weight")
+
+
 def model_from_wire(data: Any, path: str = "model") -> DimensionModel:
     """A :class:`DimensionModel` from ``{"dimension", "high": {a, b}, "low": {a, b},
     "weight"?}`` (weight defaults to 1).
 
-    :raises AssayError: ``INVALID_CONFIG`` for a malformed object, bad parameters or weight;
-        ``INVALID_DIMENSION`` for a missing or empty dimension.
+    :raises AssayError: ``INVALID_CONFIG`` for a malformed object, an unknown field (with the
+        closest known one), bad parameters or weight; ``INVALID_DIMENSION`` for a missing or
+        empty dimension.
     """
     if isinstance(data, DimensionModel):
         return data
     if not isinstance(data, Mapping):
         fail(INVALID_CONFIG, "a dimension model must be an object", path)
+    refuse_unknown_fields(data, _MODEL_KEYS, path)
     dimension = data.get("dimension")
     if not isinstance(dimension, str) or not dimension:
         fail(INVALID_DIMENSION, "a model needs a non-empty 'dimension'", f"{path}.dimension")
