@@ -1,4 +1,5 @@
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -326,3 +327,67 @@ def test_a_huge_integer_is_not_a_numeric_decision(workdir: Path, make_config) ->
     make_config(workdir, type="numeric", perturbations="{swap: {}}")
     swap = check(workdir, only=["alpha"]).cases[0].variants[0]
     assert swap.failure_code == "wrong-type" and "not a finite number" in swap.failure
+
+
+YEAR_CASE = """\
+# agency-year
+
+## Query
+WNP-3 and WNP-5 were constructed by the agency formed in which year?
+
+## Context
+
+### s1
+The Satsop plants were two of the five nuclear power plants started by the Washington Public
+Power Supply System.
+
+### s2
+Energy Northwest (formerly Washington Public Power Supply System) is a public power agency formed
+by State law in 1957.
+
+## Key evidence
+- s2
+
+## Counterfactual
+
+### s2
+Energy Northwest (formerly Washington Public Power Supply System) is a public power agency formed
+by State law in 1964.
+
+## Padding
+
+### garden
+Tomatoes grow best in full sun with regular watering.
+
+## Expected decision
+1957
+"""
+
+
+def test_numeric_distance_hides_a_changed_year_and_a_warning_says_so(
+    tmp_path: Path, make_config
+) -> None:
+    """The example answerer answers the year; the swap moves it by 7. The relative numeric
+    distance scores that 7 / 1964 (as the specification says), a warning names the problem, and
+    ``distance: exact`` counts the change in full."""
+    from assay_perturb.scoring import numeric_scale_warning
+
+    answerer = Path(__file__).parents[3] / "examples" / "perturb" / "answerer.py"
+    (tmp_path / "cases").mkdir()
+    (tmp_path / "cases" / "agency-year.md").write_text(YEAR_CASE)
+    command = f"[{sys.executable!r}, {str(answerer)!r}]"
+    make_config(tmp_path, field="answer.value", type="numeric", command=command)
+    run = check(tmp_path)
+    swap = run.cases[0].variants[-1]
+    assert (run.cases[0].baseline_decision, swap.decision) == (1957, 1964)
+    assert swap.distance == pytest.approx(7 / 1964)
+    warning = numeric_scale_warning(run)
+    assert warning is not None and warning.startswith("1 changed decision(s) scored below 0.05")
+    assert "1957 -> 1964: 0.0036" in warning and "decision.distance: exact" in warning
+    config = tmp_path / "assay-perturb.yaml"
+    config.write_text(
+        config.read_text().replace("type: numeric", "type: numeric\n  distance: exact")
+    )
+    exact = check(tmp_path)
+    assert exact.sensitivity == 1.0 and exact.invariance == 1.0
+    assert numeric_scale_warning(exact) is None

@@ -56,7 +56,9 @@ def test_exit_3_when_the_decision_field_is_missing(cli, workdir: Path, make_conf
     make_config(workdir, field="verdict")
     result = cli("check", "--quiet")
     assert result.exit_code == ExitCode.NO_DECISION == 3
-    assert "every baseline invocation failed (decision field 'verdict' is missing" in result.stderr
+    assert result.stderr.startswith(
+        "error [NO_DECISION] every baseline invocation failed (decision field 'verdict' is missing"
+    )
     assert (workdir / "assay-perturb" / "report.html").exists()
 
 
@@ -65,7 +67,8 @@ def test_exit_1_below_a_floor(cli, workdir: Path, make_case) -> None:
     make_case(workdir / "cases", "alpha", query="FIRST?")
     result = cli("check", "--quiet", "--min-invariance", "0.99")
     assert result.exit_code == ExitCode.FAILED == 1
-    assert "error: invariance" in result.stderr and "is below the floor 0.99" in result.stderr
+    assert result.stderr.startswith("FAILED: invariance ")
+    assert "is below the floor 0.99" in result.stderr and "error" not in result.stderr
 
 
 def test_exit_1_when_a_floored_signal_cannot_be_computed(cli, workdir: Path, make_config) -> None:
@@ -104,7 +107,10 @@ def test_init_writes_starter_and_checks_the_field(tmp_path: Path, monkeypatch) -
     )
     assert ok.exit_code == 0, ok.output
     assert "wrote" in ok.stdout and "decision = 30 (a scalar)" in ok.stdout
+    assert "note: the numeric distance is relative to the numbers' size" in ok.stdout
+    assert "`distance: exact`" in ok.stdout
     config = (tmp_path / "assay-perturb.yaml").read_text()
+    assert "# distance: exact" in config
     assert "# assay perturb configuration" in config and "type: numeric" in config
     assert (tmp_path / "cases" / "example.md").exists()
     # the starter is a valid configuration and the example case runs under check
@@ -114,7 +120,7 @@ def test_init_writes_starter_and_checks_the_field(tmp_path: Path, monkeypatch) -
     for field, kind in (("answer.list", "an array"), ("answer.obj", "a nested object")):
         bad = runner.invoke(perturb, ["init", "--command", command, "--field", field, "--force"])
         assert bad.exit_code == ExitCode.NO_DECISION
-        assert f"decision field '{field}' is {kind}; only scalar decisions" in bad.stderr
+        assert bad.stderr.startswith(f"error [NO_DECISION] decision field '{field}' is {kind};")
 
 
 def test_init_reports_a_failing_pipeline_and_missing_command(tmp_path: Path, monkeypatch) -> None:
@@ -126,7 +132,9 @@ def test_init_reports_a_failing_pipeline_and_missing_command(tmp_path: Path, mon
     )
     bad = runner.invoke(perturb, ["init", "--command", f"{sys.executable} p.py"])
     assert bad.exit_code == ExitCode.NO_DECISION
-    assert "the pipeline failed on the example case: exit code 5" in bad.stderr
+    assert bad.stderr.startswith(
+        "error [NO_DECISION] the pipeline failed on the example case: exit code 5"
+    )
     assert "no model here" in bad.stderr
     # existing files are kept; init re-runs the check from the existing configuration
     again = runner.invoke(perturb, ["init"])
@@ -196,7 +204,9 @@ def test_interrupted_check_keeps_finished_invocations(workdir: Path) -> None:
         ),
         (("--min-invariance", "x"), "--min-invariance: must be a number from 0 to 1, got 'x'"),
         (("--jobs", "0"), "--jobs: must be a whole number from 1 to 256, got '0'"),
-        (("--jobs", "two"), "--jobs: must be a whole number >= 1, got 'two'"),
+        (("--jobs", "two"), "--jobs: must be a whole number from 1 to 256, got 'two'"),
+        (("--jobs", "300"), "--jobs: must be a whole number from 1 to 256, got '300'"),
+        (("--baseline-runs", "200"), "--baseline-runs: must be a whole number from 1 to 100"),
         (("--baseline-runs", "-1"), "--baseline-runs: must be a whole number from 1 to 100"),
     ],
 )
@@ -205,3 +215,12 @@ def test_invalid_options_exit_2_with_a_coded_error(cli, workdir: Path, args, mes
     assert result.exit_code == ExitCode.USAGE, result.output
     assert result.stderr.startswith(f"error [INVALID_CONFIG] {message}")
     assert not (workdir / "assay-perturb").exists()  # nothing ran
+
+
+def test_check_help_shows_option_types_and_ranges(cli) -> None:
+    text = " ".join(cli("check", "--help").stdout.split())
+    assert "--jobs INTEGER RANGE" in text and "[1<=x<=256]" in text
+    assert "--baseline-runs INTEGER RANGE" in text and "[1<=x<=100]" in text
+    assert "--min-invariance FLOAT RANGE" in text and "[0.0<=x<=1.0]" in text
+    assert "--run-dir DIRECTORY" in text
+    assert "Folder for the invocations" in text

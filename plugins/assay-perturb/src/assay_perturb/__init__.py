@@ -9,7 +9,12 @@ are public too. PyYAML is imported only when a configuration is read.
 from assay_perturb.cases import format_case, load_cases, parse_case
 from assay_perturb.check import run_check
 from assay_perturb.config import PerturbConfig, config_from_mapping, load_config
-from assay_perturb.distances import enum_distance, numeric_distance, string_distance
+from assay_perturb.distances import (
+    enum_distance,
+    exact_distance,
+    numeric_distance,
+    string_distance,
+)
 from assay_perturb.perturbations import Pad, Reorder, Swap
 from assay_perturb.scoring import CaseResult, Outcome, RunResult
 
@@ -23,6 +28,7 @@ __all__ = [
     "Swap",
     "config_from_mapping",
     "enum_distance",
+    "exact_distance",
     "format_case",
     "load_cases",
     "load_config",

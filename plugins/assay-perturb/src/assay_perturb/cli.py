@@ -12,7 +12,8 @@ Exit codes, from the one table of every ``assay`` command (:class:`assay.ExitCod
 
 ``init`` exits 0 when the example ran and gave a scalar decision, 2 on a configuration problem,
 3 when the pipeline failed or the decision field is missing or not a scalar.
-Only click and assay are imported here; the work is imported when a command runs.
+Only click, assay and the configuration's bounds are imported here; the work is imported when a
+command runs.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ import click
 
 import assay
 from assay import ExitCode
+from assay.cli import AssayGroup
+from assay_perturb.config import MAX_BASELINE_RUNS, MAX_JOBS
 
 __all__ = ["perturb"]
 
@@ -35,7 +38,7 @@ def _config_problem(ctx: click.Context, error: assay.AssayError) -> NoReturn:
     ctx.exit(ExitCode.USAGE)
 
 
-@click.group("perturb")
+@click.group("perturb", cls=AssayGroup)
 def perturb() -> None:
     """Robustness of a RAG pipeline run as a command: does it read substance, not presentation?
 
@@ -45,6 +48,22 @@ def perturb() -> None:
     Exit codes: 0 ok, 1 a --min-* floor not met, 2 configuration or cases problem, 3 no
     decision (decision field missing or every baseline failed), 130 interrupted.
     """
+
+
+NUMERIC_NOTE = (
+    "note: the numeric distance is relative to the numbers' size (1984 -> 1991 counts 0.0035): "
+    "for years, ids or counts, where any change is a change, uncomment "
+    "`distance: exact` in assay-perturb.yaml"
+)
+
+
+def _no_decision(ctx: click.Context, message: str) -> NoReturn:
+    """``error [NO_DECISION] message`` (its first line; any further lines, such as the end of the
+    pipeline's standard error, follow it) and exit 3."""
+    from assay.cli import format_error
+
+    click.echo(format_error(assay.AssayError("NO_DECISION", message)), err=True)
+    ctx.exit(ExitCode.NO_DECISION)
 
 
 @perturb.command("init")
@@ -94,12 +113,13 @@ def init_command(
     for path in outcome.kept:
         click.echo(f"kept existing {path}")
     if not outcome.ok:
-        click.echo(f"error: {outcome.problem}", err=True)
-        ctx.exit(ExitCode.NO_DECISION)
+        _no_decision(ctx, outcome.problem or "no decision")
     click.echo(
         f"pipeline ran on the example: decision = {outcome.decision!r} (a scalar). "
         "Next: add cases, then run `assay perturb check`."
     )
+    if decision_type == "numeric" and command is not None:
+        click.echo(NUMERIC_NOTE)
 
 
 def _floor(name: str, value: float | None, floor: float | None) -> str | None:
@@ -116,31 +136,41 @@ def _option_error(name: str, message: str) -> assay.AssayError:
     return assay.AssayError("INVALID_CONFIG", message, name)
 
 
-def _count_option(name: str, value: str | None, maximum: int) -> int | None:
-    """A whole number from 1 to ``maximum`` (the configuration file's bound for the same key),
-    or ``None`` when not given."""
-    if value is None:
-        return None
-    try:
-        number = int(value.strip())
-    except ValueError:
-        raise _option_error(name, f"must be a whole number >= 1, got {value!r}") from None
-    if not 1 <= number <= maximum:
-        raise _option_error(name, f"must be a whole number from 1 to {maximum}, got {value!r}")
-    return number
+def _option_name(param: click.Parameter | None) -> str:
+    return param.opts[0] if param is not None and param.opts else "option"
 
 
-def _fraction_option(name: str, value: str | None) -> float | None:
-    """A finite number from 0 to 1, or ``None`` when not given."""
-    if value is None:
-        return None
-    try:
-        number = float(value.strip())
-    except ValueError:
-        number = math.nan
-    if not 0.0 <= number <= 1.0:  # also refuses nan
-        raise _option_error(name, f"must be a number from 0 to 1, got {value!r}")
-    return number
+class _Count(click.IntRange):
+    """A whole number from 1 to ``maximum`` (the configuration file's bound for the same key);
+    anything else is ``INVALID_CONFIG`` naming the option (exit 2)."""
+
+    def __init__(self, maximum: int) -> None:
+        super().__init__(1, maximum)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            raise _option_error(
+                _option_name(param),
+                f"must be a whole number from {self.min} to {self.max}, got {value!r}",
+            ) from None
+
+
+class _Fraction(click.FloatRange):
+    """A number from 0 to 1 (``nan`` refused); anything else is ``INVALID_CONFIG`` (exit 2)."""
+
+    def __init__(self) -> None:
+        super().__init__(0.0, 1.0)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            number = super().convert(value, param, ctx)
+        except click.BadParameter:
+            number = math.nan
+        if not 0.0 <= number <= 1.0:  # also refuses nan, which a range check lets through
+            raise _option_error(_option_name(param), f"must be a number from 0 to 1, got {value!r}")
+        return number
 
 
 @perturb.command("check")
@@ -153,20 +183,28 @@ def _fraction_option(name: str, value: str | None) -> float | None:
     help="The YAML configuration; - reads it from standard input (cases relative to the "
     "working directory).",
 )
-@click.option("--run-dir", default="assay-perturb", show_default=True)
+@click.option(
+    "--run-dir",
+    type=click.Path(file_okay=False),
+    default="assay-perturb",
+    show_default=True,
+    help="Folder for the invocations, results.json and report.html (also the cache).",
+)
 @click.option("--only", multiple=True, help="Run only this case (repeatable).")
 @click.option(
     "--jobs",
+    type=_Count(MAX_JOBS),
     help="Pipeline invocations run at the same time (each is its own process already; this is "
     "concurrency, not --workers). Default: the configuration's jobs.",
 )
 @click.option("--no-cache", is_flag=True, help="Run every invocation, ignoring the cache.")
 @click.option(
     "--baseline-runs",
+    type=_Count(MAX_BASELINE_RUNS),
     help="Baseline repeats per case (measures the pipeline's nondeterminism).",
 )
-@click.option("--min-invariance", help="Exit 1 below this (a number from 0 to 1).")
-@click.option("--min-sensitivity", help="Exit 1 below this (a number from 0 to 1).")
+@click.option("--min-invariance", type=_Fraction(), help="Exit 1 below this overall invariance.")
+@click.option("--min-sensitivity", type=_Fraction(), help="Exit 1 below this overall sensitivity.")
 @click.option("--quiet", is_flag=True, help="No progress lines on standard error.")
 @click.option(
     "--json",
@@ -180,11 +218,11 @@ def check_command(
     config_path: str,
     run_dir: str,
     only: tuple[str, ...],
-    jobs: str | None,
+    jobs: int | None,
     no_cache: bool,
-    baseline_runs: str | None,
-    min_invariance: str | None,
-    min_sensitivity: str | None,
+    baseline_runs: int | None,
+    min_invariance: float | None,
+    min_sensitivity: float | None,
     quiet: bool,
     as_json: bool,
 ) -> None:
@@ -197,6 +235,7 @@ def check_command(
     from assay_perturb.check import run_check
     from assay_perturb.config import load_config
     from assay_perturb.report_text import text_report
+    from assay_perturb.scoring import numeric_scale_warning
 
     done = [0]
 
@@ -207,23 +246,16 @@ def check_command(
             click.echo(f"[{done[0]}] {invocation.case} / {invocation.variant}: {status}", err=True)
 
     try:
-        from assay_perturb.config import MAX_BASELINE_RUNS, MAX_JOBS
-
-        jobs_n = _count_option("--jobs", jobs, MAX_JOBS)
-        runs_n = _count_option("--baseline-runs", baseline_runs, MAX_BASELINE_RUNS)
-        floors = {
-            "invariance": _fraction_option("--min-invariance", min_invariance),
-            "sensitivity": _fraction_option("--min-sensitivity", min_sensitivity),
-        }
+        floors = {"invariance": min_invariance, "sensitivity": min_sensitivity}
         config, text = load_config(config_path)
         run = run_check(
             config,
             run_dir=run_dir,
             config_text=text,
             only=only,
-            jobs=jobs_n,
+            jobs=jobs,
             use_cache=False if no_cache else None,
-            baseline_runs=runs_n,
+            baseline_runs=baseline_runs,
             on_result=progress,
             on_stop=lambda message: click.echo(message, err=True),
             floors=floors,
@@ -243,12 +275,12 @@ def check_command(
     else:
         click.echo(text_report(run), nl=False)
     click.echo(f"report: {run_dir}/report.html, results: {run_dir}/results.json", err=as_json)
+    warning = numeric_scale_warning(run)
+    if warning:
+        click.echo(f"warning: {warning}", err=True)
     if run.all_baselines_failed:
         reasons = sorted({o.failure or "" for c in run.cases for o in c.baseline_runs})
-        click.echo(
-            "error: every baseline invocation failed (" + "; ".join(reasons)[:500] + ")", err=True
-        )
-        ctx.exit(ExitCode.NO_DECISION)
+        _no_decision(ctx, "every baseline invocation failed (" + "; ".join(reasons)[:500] + ")")
     problems = [
         p
         for p in (
@@ -258,6 +290,6 @@ def check_command(
         if p
     ]
     for problem in problems:
-        click.echo(f"error: {problem}", err=True)
+        click.echo(f"FAILED: {problem}", err=True)
     if problems:
         ctx.exit(ExitCode.FAILED)

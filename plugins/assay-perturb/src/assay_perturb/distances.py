@@ -17,6 +17,7 @@ __all__ = [
     "DISTANCE_KIND",
     "Distance",
     "enum_distance",
+    "exact_distance",
     "is_finite_number",
     "numeric_distance",
     "string_distance",
@@ -49,8 +50,18 @@ def string_distance(a: Any, b: Any) -> float:
     return 0.0 if a == b else 1.0
 
 
+def exact_distance(a: Any, b: Any) -> float:
+    """0 if ``a == b`` else 1, numbers compared by value (``1984 == 1984.0``).
+
+    For numeric decisions where any change is a change (years, ids, counts): the ``numeric``
+    distance is relative to the numbers' size, so 1984 against 1991 is only 7 / 1991 = 0.0035.
+    """
+    return 0.0 if a == b else 1.0
+
+
 def numeric_distance(a: Any, b: Any) -> float:
-    """``min(1, |a - b| / max(|a|, |b|, 1))``.
+    """``min(1, |a - b| / max(|a|, |b|, 1))``: the gap relative to the larger size, for amounts
+    whose size matters (a price, a score); for years, ids or counts use :func:`exact_distance`.
 
     :raises TypeError: when either value is not a finite number (booleans are not numbers here);
         the runner validates decisions before scoring, so this signals a programming error.

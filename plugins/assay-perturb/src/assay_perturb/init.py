@@ -74,7 +74,8 @@ pipeline:
 decision:
   field: {json.dumps(field)}   # dotted path to a scalar in the output, e.g. answer.value
   type: {decision_type}           # enum | string (0 if equal else 1) | numeric (relative gap)
-  # distance: numeric    # optional: any registered distance function, by name
+  # distance: exact      # optional: any registered distance function, by name; exact (0 if
+  #                      # equal else 1) suits numbers where any change counts: years, ids, counts
 
 cases: {json.dumps(cases)}       # one Markdown file per case
 

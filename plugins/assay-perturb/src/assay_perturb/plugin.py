@@ -1,4 +1,4 @@
-"""Hook implementations of assay-perturb: the three perturbations, the three distances, and the
+"""Hook implementations of assay-perturb: the three perturbations, the four distances, and the
 ``assay perturb`` command group."""
 
 from __future__ import annotations
@@ -6,7 +6,13 @@ from __future__ import annotations
 import click
 
 import assay
-from assay_perturb.distances import DISTANCE_KIND, enum_distance, numeric_distance, string_distance
+from assay_perturb.distances import (
+    DISTANCE_KIND,
+    enum_distance,
+    exact_distance,
+    numeric_distance,
+    string_distance,
+)
 from assay_perturb.perturbations import Pad, Reorder, Swap
 
 
@@ -18,6 +24,7 @@ def assay_register(registrar: assay.Registrar) -> None:
     registrar.add(DISTANCE_KIND, enum_distance, name="enum")
     registrar.add(DISTANCE_KIND, string_distance, name="string")
     registrar.add(DISTANCE_KIND, numeric_distance, name="numeric")
+    registrar.add(DISTANCE_KIND, exact_distance, name="exact")
 
 
 @assay.hookimpl

@@ -28,9 +28,22 @@ from assay_perturb.decision import DecisionError, decision_from_output
 from assay_perturb.invoke import InvocationResult
 from assay_perturb.plan import PlannedCase
 
-__all__ = ["CaseResult", "Outcome", "RunResult", "SignalSummary", "read_decision", "score_run"]
+__all__ = [
+    "CaseResult",
+    "Outcome",
+    "RunResult",
+    "SignalSummary",
+    "numeric_scale_warning",
+    "read_decision",
+    "score_run",
+]
 
 OUTPUT_PREVIEW_CHARS = 1000
+
+TINY_CHANGE = 0.05
+"""A changed numeric decision scored below this by the relative ``numeric`` distance is as good as
+unchanged in the signals: any change of a whole number of 20 or more (a year, an id, a count)
+scores at most 1 / 20 = 0.05."""
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -277,6 +290,32 @@ def _expected(expected: Any, decision: Any, decision_type: str) -> bool | None:
             return False
     shown = decision if isinstance(decision, str) else json.dumps(decision)
     return str(expected) == shown
+
+
+def numeric_scale_warning(run: RunResult) -> str | None:
+    """A warning when the ``numeric`` distance scored changed decisions as almost unchanged
+    (below :data:`TINY_CHANGE`): it is relative to the numbers' size, so a year that moves from
+    1984 to 1991 counts 0.0035 and a pipeline that changes its answer on every swap reads as
+    insensitive. ``None`` when the distance is another one or no such change was scored."""
+    if run.distance != "numeric":
+        return None
+    tiny = [
+        (case.baseline_decision, outcome)
+        for case in run.cases
+        for outcome in case.baseline_runs + case.variants
+        if outcome.distance is not None
+        and 0.0 < outcome.distance < TINY_CHANGE
+        and outcome.decision != case.baseline_decision
+    ]
+    if not tiny:
+        return None
+    before, first = tiny[0]
+    return (
+        f"{len(tiny)} changed decision(s) scored below {TINY_CHANGE:g} by the numeric distance, "
+        f"which is relative to the numbers' size (e.g. {before!r} -> {first.decision!r}: "
+        f"{first.distance:.4f}); for years, ids or counts, where any change is a change, set "
+        "decision.distance: exact"
+    )
 
 
 def score_run(
