@@ -160,7 +160,8 @@ def test_calibrate_names_a_wrong_way_dimension_and_too_little_history(files, wri
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--pass-above", "0.5"], "error [INVALID_CONFIG] passAbove:"),
+        (["--pass-above", "0.5"], "error [INVALID_CONFIG] --pass-above: must be >= 1"),
+        (["--fail-below", "2"], "error [INVALID_CONFIG] --fail-below: must be in (0, 1]"),
         (["--fail-below", "abc"], "Invalid value for '--fail-below'"),
     ],
 )
@@ -171,8 +172,12 @@ def test_bad_flags_exit_2(files, args, message):
 
 
 def test_bad_files_exit_2(files, write_json):
-    result = run("gate", "decide", str(files["tmp"] / "missing.json"), files["passing"])
-    assert result.exit_code == ExitCode.USAGE and "error [INVALID_CONFIG]" in result.output
+    missing = str(files["tmp"] / "missing.json")
+    result = run("gate", "decide", missing, files["passing"])
+    assert result.exit_code == ExitCode.USAGE
+    assert f"error [IO_ERROR] {missing}: cannot read file" in result.output
+    result = run("gate", "bayes-factor", missing, files["passing"])
+    assert f"error [IO_ERROR] {missing}: cannot read file" in result.output
     bad = write_json(files["tmp"] / "bad.json", [{"factuality": 7}])
     result = run("gate", "bayes-factor", files["models"], bad)
     assert (
@@ -197,3 +202,10 @@ def test_guard_flags_escalate_when_the_history_breaks_an_assumption(files, write
     assert decision["rationale"] == "assumption-violated"
     assert decision["assumptions"]["dependentPairs"] == ["factuality~relevance"]
     assert run("gate", "decide", files["history"], files["passing"], "--require-fit").exit_code == 0
+
+
+def test_guard_help_says_which_models_and_dimensions_are_checked():
+    text = " ".join(run("gate", "decide", "--help").output.split())
+    assert "a Beta fit of the history" not in text
+    assert "when a score model that decides fails its KS test" in text
+    assert "two dimensions that add evidence correlate" in text

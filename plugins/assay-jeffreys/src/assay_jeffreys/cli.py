@@ -10,6 +10,8 @@ input (one file per command at most).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -92,6 +94,28 @@ def _gate_options(command: Any) -> Any:
     return command
 
 
+_OPTION_OF_FIELD = {
+    "minHistory": "--min-history",
+    "passAbove": "--pass-above",
+    "failBelow": "--fail-below",
+    "alpha": "--alpha",
+    "threshold": "--threshold",
+}
+"""The option that sets each checked field, for error paths."""
+
+
+@contextmanager
+def _options_named() -> Iterator[None]:
+    """Re-raise an error about a config field with the option that sets it as its path."""
+    try:
+        yield
+    except AssayError as exc:
+        option = _OPTION_OF_FIELD.get(exc.path or "")
+        if option is None:
+            raise
+        raise AssayError(exc.code, exc.message, option) from None
+
+
 def _gate_config(compatible: bool = False, **overrides: Any) -> Any:
     """The ``GateConfig`` of the gate options (see :func:`_gate_options`): the defaults or the
     compatible base, with the options given."""
@@ -101,11 +125,45 @@ def _gate_config(compatible: bool = False, **overrides: Any) -> Any:
 
     base = GateConfig.compatible() if compatible else GateConfig()
     given = {k: v for k, v in overrides.items() if v is not None}
-    try:
+    with _options_named():
         return attrs.evolve(base, **given)
-    except AssayError as exc:  # name the option, not the config field
-        option = {"minHistory": "--min-history"}.get(exc.path or "", exc.path)
-        raise AssayError(exc.code, exc.message, option) from None
+
+
+def _readable(path: str) -> str:
+    """``path`` once it is known to open (``-`` passes), so a missing or unreadable file is an
+    ``IO_ERROR`` like in every other command."""
+    if path != "-":
+        try:
+            with open(path, "rb"):
+                pass
+        except OSError as exc:
+            raise AssayError(
+                ErrorCode.IO_ERROR, f"cannot read file: {exc.strerror or exc}", path
+            ) from None
+    return path
+
+
+def _labeled_history(path: str) -> list[Any]:
+    """The labeled history of ``path``, refused when it has no labeled row (nothing to fit a
+    gate on) and with a warning on standard error for a hypothesis without labeled rows."""
+    from assay_jeffreys.loaders import load_history
+
+    observations = load_history(_readable(path))
+    if not any(o.scores for o in observations):
+        raise AssayError(
+            "INVALID_OBSERVATION",
+            "the history has no labeled row with a score: give the scores of outputs labeled "
+            "high and low",
+            path,
+        )
+    for kind in ("high", "low"):
+        if not any(o.label == kind for o in observations):
+            click.echo(
+                f"warning: {path}: no output is labeled {kind!r}; its models are the prior "
+                "alone, so decisions weigh the scores against nothing observed",
+                err=True,
+            )
+    return observations
 
 
 def _one_stdin(**files: str) -> None:
@@ -150,12 +208,15 @@ def _one_stdin(**files: str) -> None:
 @click.option(
     "--require-fit",
     is_flag=True,
-    help="Escalate every output when a Beta fit of the history is inadequate (KS test).",
+    help="Escalate every output when a score model that decides fails its KS test on the "
+    "history (the default gate: the models it chose, Beta or empirical, of the dimensions "
+    "that add evidence; --compatible: the Beta fit of every dimension).",
 )
 @click.option(
     "--require-independence",
     is_flag=True,
-    help="Escalate every output when two dimensions correlate at |r| >= 0.5 within a label.",
+    help="Escalate every output when two dimensions that add evidence correlate at "
+    "|r| >= 0.5 within a label (--compatible: any two dimensions).",
 )
 @_gate_options
 @_json_option
@@ -185,16 +246,17 @@ def decide_command(
     from assay.cli import echo_json
     from assay_audit import AuditChain
     from assay_jeffreys.hypothesis import HypothesisManager
-    from assay_jeffreys.loaders import load_history, load_score_vectors
+    from assay_jeffreys.loaders import load_score_vectors
     from assay_jeffreys.monitor import OutputGateMonitor
     from assay_jeffreys.policies import BayesFactorPolicy
     from assay_jeffreys.wire import to_wire
 
     _one_stdin(history=history, scores=scores)
-    policy = BayesFactorPolicy(pass_above, fail_below)
+    with _options_named():
+        policy = BayesFactorPolicy(pass_above, fail_below)
     config = _gate_config(**fitting)
-    observations = load_history(history)
-    vectors = load_score_vectors(scores)
+    observations = _labeled_history(history)
+    vectors = load_score_vectors(_readable(scores))
     monitor = OutputGateMonitor(
         HypothesisManager(),
         policy,
@@ -233,19 +295,26 @@ def bayes_factor_command(models: str, scores: str, as_json: bool) -> None:
     from assay_jeffreys.wire import to_wire
 
     _one_stdin(models=models, scores=scores)
-    dimension_models = load_models(models)
+    dimension_models = load_models(_readable(models))
     if not dimension_models:
         raise AssayError(
             ErrorCode.INVALID_CONFIG,
             "no dimension models: every Bayes factor would be 1; give at least one model",
             models,
         )
-    results = [bayes_factor(v, dimension_models) for v in load_score_vectors(scores)]
+    results = [bayes_factor(v, dimension_models) for v in load_score_vectors(_readable(scores))]
     if as_json:
         echo_json([{"index": i, **to_wire(r)} for i, r in enumerate(results)])
         return
     for i, r in enumerate(results):
-        click.echo(f"{i}\tBF={r.bayes_factor:.6g}\t{r.strength}\tfavors {r.favored}")
+        click.echo(f"{i}\tBF={r.bayes_factor:.6g}\t{r.strength}\t{_FAVORS[r.favored]}")
+
+
+_FAVORS: Mapping[str, str] = {
+    "high": "favors high quality",
+    "low": "favors low quality",
+    "inconclusive": "favors neither",
+}
 
 
 @gate_group.command(name="calibrate")
@@ -280,12 +349,12 @@ def calibrate_command(
     from assay.cli import echo_json
     from assay_jeffreys.diagnostics import dependence_by_hypothesis, fit_checks
     from assay_jeffreys.gatefit import fit_gate
-    from assay_jeffreys.loaders import load_history
     from assay_jeffreys.wire import to_wire
 
     config = _gate_config(**fitting, alpha=alpha)
-    observations = load_history(history)
-    gate = fit_gate(observations, config, dependence_threshold=threshold)
+    observations = _labeled_history(history)
+    with _options_named():
+        gate = fit_gate(observations, config, dependence_threshold=threshold)
     fits = to_wire(fit_checks(observations, gate.models, alpha))
     dependence = to_wire(dependence_by_hypothesis(observations, threshold))
     if as_json:
