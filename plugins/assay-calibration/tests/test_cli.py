@@ -204,3 +204,46 @@ def test_charts_are_well_formed_svg_with_points_where_the_data_says(tmp_path: Pa
         round(TOP + PLOT_H * 0.5, 1),
         round(TOP, 1),
     ]
+
+
+EXAMPLE = Path(__file__).parents[3] / "examples" / "calibration" / "history.jsonl"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--target-precision", "2"), "--target-precision: must be a number from 0 to 1"),
+        (("--target-precision", "-1"), "--target-precision: must be a number from 0 to 1"),
+        (("--target-recall", "5"), "--target-recall: must be a number from 0 to 1"),
+    ],
+)
+def test_impossible_targets_are_refused(args, message) -> None:
+    result = run(str(EXAMPLE), *args)
+    assert result.exit_code == 2
+    assert result.output.startswith(f"error [INVALID_CONFIG] {message} (a share of records), got ")
+
+
+def test_an_impossible_target_in_the_config_file_names_the_field(tmp_path: Path) -> None:
+    config = tmp_path / "c.json"
+    config.write_text('{"targetRecallForAbstain": 0.8, "targetPrecisionForAnswer": 2}')
+    result = run(str(EXAMPLE), "--config", str(config))
+    assert result.exit_code == 2
+    assert result.output == (
+        "error [INVALID_CONFIG] targetPrecisionForAnswer: must be a number from 0 to 1 "
+        "(a share of records), got 2\n"
+    )
+    # the Python API stays compatible with transparent-confidence 0.3: above 1 is unreachable
+    assert analyze_calibration(HISTORY, {"targetPrecisionForAnswer": 1.01}).recommended_policy
+
+
+def test_an_outcome_of_the_wrong_case_is_warned_about(tmp_path: Path) -> None:
+    rows = [*HISTORY, {"total": 50, "outcome": "Correct"}, {"total": 60, "outcome": "Correct"}]
+    result = run(str(write_jsonl(tmp_path / "h.jsonl", rows)))
+    assert result.exit_code == 0
+    assert "8 records, 3 positive" in result.stdout
+    assert result.stderr == (
+        "warning: outcome 'Correct' (2 record(s)) counts as negative: outcomes are compared "
+        "exactly; did you mean 'correct'?\n"
+    )
+    custom = run(str(write_jsonl(tmp_path / "h.jsonl", rows)), "--positive-outcome", "Correct")
+    assert custom.stderr == ""

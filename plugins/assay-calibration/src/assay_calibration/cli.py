@@ -17,6 +17,12 @@ from assay.cli import atomic_write, echo_json, read_json_file
 
 __all__ = ["calibrate_command"]
 
+OPTION_NAMES = {
+    "targetPrecisionForAnswer": "--target-precision",
+    "targetRecallForAbstain": "--target-recall",
+}
+"""The option that sets a configuration field, named in its errors."""
+
 
 def _config(
     config_file: str | None,
@@ -46,7 +52,11 @@ def _config(
         "targetPrecisionForAnswer": target_precision,
         "targetRecallForAbstain": target_recall,
     }
-    config.update({key: value for key, value in overrides.items() if value is not None})
+    given = {key: value for key, value in overrides.items() if value is not None}
+    config.update(given)
+    from assay_calibration.score_bands import check_targets
+
+    check_targets(config, {key: OPTION_NAMES[key] for key in given if key in OPTION_NAMES})
     return config
 
 
@@ -73,12 +83,12 @@ def _config(
 @click.option(
     "--target-precision",
     type=float,
-    help="Positive rate a band needs to set answerAt (default 0.85).",
+    help="Positive rate, from 0 to 1, a band needs to set answerAt (default 0.85).",
 )
 @click.option(
     "--target-recall",
     type=float,
-    help="Share of negatives abstainBelow must sit above (default: keep 40).",
+    help="Share of negatives, from 0 to 1, abstainBelow must sit above (default: keep 40).",
 )
 @click.option(
     "--bins",
@@ -142,3 +152,5 @@ def calibrate_command(
         click.echo(render_text(run.source, run.report, reliability), nl=False)
         if html_path is not None:
             click.echo(f"wrote {html_path}")
+    for warning in run.warnings:
+        click.echo(f"warning: {warning}", err=True)

@@ -20,6 +20,7 @@ from assay_calibration.score_bands import (
     CalibrationConfig,
     CalibrationReport,
     analyze_calibration,
+    outcome_case_mismatches,
 )
 
 __all__ = ["CalibrationRun", "read_history", "run_calibration"]
@@ -79,12 +80,15 @@ class CalibrationRun:
         report: the score-band analysis.
         probabilities: each record's ``total / 100``, in file order.
         outcomes: each record's outcome as 1 (positive) or 0, in file order.
+        warnings: what the user should know about the input, such as an outcome that differs
+            from a known one only in case (``"Correct"``: counted as negative).
     """
 
     source: str
     report: CalibrationReport
     probabilities: tuple[float, ...]
     outcomes: tuple[int, ...]
+    warnings: tuple[str, ...] = ()
 
 
 def run_calibration(
@@ -104,11 +108,18 @@ def run_calibration(
     except assay.AssayError as error:
         raise _located(error, name, lines) from None
     positives = set(report.config.positive_outcomes)
+    seen = [record["outcome"] for record in records]
+    mismatches = outcome_case_mismatches(seen, positives)
     return CalibrationRun(
         source=name,
         report=report,
         probabilities=tuple(record["total"] / 100 for record in records),
-        outcomes=tuple(int(record["outcome"] in positives) for record in records),
+        outcomes=tuple(int(outcome in positives) for outcome in seen),
+        warnings=tuple(
+            f"outcome {given!r} ({seen.count(given)} record(s)) counts as negative: outcomes "
+            f"are compared exactly; did you mean {wanted!r}?"
+            for given, wanted in mismatches.items()
+        ),
     )
 
 

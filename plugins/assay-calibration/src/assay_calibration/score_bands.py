@@ -55,6 +55,8 @@ __all__ = [
     "RecommendedPolicy",
     "ScoreBand",
     "analyze_calibration",
+    "check_targets",
+    "outcome_case_mismatches",
     "parse_samples",
 ]
 
@@ -211,6 +213,43 @@ def _config_number(value: Any, path: str, *, non_negative: bool = False) -> floa
         wanted = "a finite number >= 0" if non_negative else "a finite number"
         raise assay.AssayError("INVALID_CONFIG", f"must be {wanted}, got {value!r}", path)
     return float(value)
+
+
+TARGET_FIELDS = ("targetPrecisionForAnswer", "targetRecallForAbstain")
+
+
+def check_targets(config: Mapping[str, Any], names: Mapping[str, str] | None = None) -> None:
+    """Refuse a target outside [0, 1]: both are shares of records, so 2 or -1 is a typo.
+
+    :func:`analyze_calibration` takes any finite number, as transparent-confidence 0.3 does (a
+    target above 1 is unreachable: no band qualifies and the defaults apply); ``assay calibrate``
+    calls this first. ``names`` maps a field to the name the user typed (an option).
+
+    :raises AssayError: ``INVALID_CONFIG`` naming the field (or its option) and the range.
+    """
+    for field in TARGET_FIELDS:
+        value = config.get(field)
+        if value is not None and _is_number(value) and not 0 <= value <= 1:
+            raise assay.AssayError(
+                "INVALID_CONFIG",
+                f"must be a number from 0 to 1 (a share of records), got {value:g}",
+                (names or {}).get(field, field),
+            )
+
+
+def outcome_case_mismatches(
+    outcomes: Iterable[str], positive_outcomes: Iterable[str]
+) -> dict[str, str]:
+    """Outcomes that differ from a positive or known outcome only in case (``"Correct"``), each
+    with the outcome it likely meant. Outcomes are compared exactly, so these count as negative.
+    """
+    known = (*OUTCOMES, *positive_outcomes)
+    meant = {o.lower(): o for o in known}
+    return {
+        outcome: meant[outcome.lower()]
+        for outcome in sorted(set(outcomes))
+        if outcome not in known and outcome.lower() in meant
+    }
 
 
 def _parse_outcomes(value: Any) -> tuple[str, ...]:
