@@ -76,3 +76,27 @@ def test_the_independence_guard_checks_only_the_dimensions_that_add_evidence(spl
     guards = GateGuards(gate.assumptions, False, True)
     actions = {gate.evaluate(o["scores"], guards=guards).rationale for o in decide[:200]}
     assert "assumption-violated" not in actions
+
+
+def test_the_default_drift_detector_is_quiet_on_shuffled_real_scores_and_sees_a_shift():
+    pytest.importorskip("assay_faithfulness", reason="needs assay-faithfulness (the metrics)")
+    import numpy as np
+
+    spec = importlib.util.spec_from_file_location(
+        "drift_check", EXAMPLE.with_name("drift_check.py")
+    )
+    assert spec is not None and spec.loader is not None
+    check = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(check)
+    from assay_jeffreys.monitor import default_drift_detector
+
+    scores = check.real_scores()  # rows 1,001-1,400: 400 right and 400 hallucinated answers
+    rng = np.random.default_rng(check.SEED)
+    loud = check.false_alarms(check.absolute_page_hinkley, scores[("answer_relevance", "low")], rng)
+    assert loud >= 10  # a threshold in score units fires on this wide stream by chance
+    for (dimension, label), values in scores.items():
+        assert check.false_alarms(default_drift_detector, values, rng) <= 2, (dimension, label)
+        if label == "high":
+            low = scores[(dimension, "low")]
+            early, delay, missed = check.detection(default_drift_detector, values, low, rng)
+            assert (early, missed) == (0, 0) and delay <= 30, dimension

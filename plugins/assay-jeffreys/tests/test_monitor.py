@@ -93,7 +93,8 @@ def test_drift_fires_on_a_shifted_stream_and_is_sealed():
     assert 300 < first.sequence <= 330
     sealed = [e.payload for e in monitor.audit_trail() if e.payload["kind"] == "drift"]
     assert (
-        sealed[0]["dimension"] == "factuality" and sealed[0]["event"]["detector"] == "page_hinkley"
+        sealed[0]["dimension"] == "factuality"
+        and sealed[0]["event"]["detector"] == "scaled_page_hinkley"
     )
 
 

@@ -10,7 +10,7 @@ Names are loaded on first use (numpy and scipy stay unimported until needed), so
 package, as plugin discovery does, is cheap. Public modules: ``types``, ``errors``, ``scores``,
 ``beta``, ``hypothesis``, ``likelihood``, ``bayesfactor``, ``policies``, ``diagnostics``,
 ``calibration``, ``experiment``, ``gate``, ``vectorized``, ``monitor``, ``sampling``, ``adapter``,
-``loaders``, ``wire``, ``scoremodel`` (Beta and empirical score models), ``combination``
+``loaders``, ``wire``, ``drift`` (the monitor's default drift detector), ``scoremodel`` (Beta and empirical score models), ``combination``
 (learned weights), ``gateconfig`` and ``gatefit`` (the gate fitted on labeled history).
 """
 
@@ -76,6 +76,7 @@ _EXPORTS = {
     "BatchDecisions": "vectorized",
     "decide_batch": "vectorized",
     "DriftAlert": "monitor",
+    "ScaledPageHinkley": "drift",
     "OutputGateMonitor": "monitor",
     "sample_score_matrix": "sampling",
     "GateExperiment": "experiment",

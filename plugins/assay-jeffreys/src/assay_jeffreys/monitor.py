@@ -41,11 +41,14 @@ __all__ = ["DriftAlert", "OutputGateMonitor", "default_drift_detector"]
 
 
 def default_drift_detector() -> Any:
-    """A Page–Hinkley detector tuned for scores in [0, 1]: allowance 0.05, threshold 2.0,
-    at least 30 values before it may fire (from :mod:`assay_calibration.drift`)."""
-    from assay_calibration.drift import PageHinkley
+    """A :class:`~assay_jeffreys.drift.ScaledPageHinkley` with its defaults: level and
+    standard deviation learned on the first 30 values (at least 0.05), then a Page–Hinkley
+    test with allowance 0.5 and threshold 10 standard deviations on values clipped to 2
+    standard deviations of that level, so a stationary stream stays quiet whatever its spread.
+    """
+    from assay_jeffreys.drift import ScaledPageHinkley
 
-    return PageHinkley(delta=0.05, threshold=2.0, min_samples=30)
+    return ScaledPageHinkley()
 
 
 @attrs.frozen
@@ -325,6 +328,7 @@ class OutputGateMonitor:
         :raises AssayError: ``INVALID_SNAPSHOT`` when malformed.
         """
         from assay_calibration.drift import Cusum, PageHinkley
+        from assay_jeffreys.drift import ScaledPageHinkley
         from assay_jeffreys.policies import policy_from_config
 
         if not isinstance(data, Mapping):
@@ -350,9 +354,10 @@ class OutputGateMonitor:
                 DriftAlert(a["dimension"], a["stream"], a["sequence"], a["event"])
                 for a in data.get("alerts", [])
             ]
-            kinds: dict[str, type[PageHinkley] | type[Cusum]] = {
+            kinds: dict[str, type[PageHinkley] | type[Cusum] | type[ScaledPageHinkley]] = {
                 "page_hinkley": PageHinkley,
                 "cusum": Cusum,
+                "scaled_page_hinkley": ScaledPageHinkley,
             }
             if drift_detector is not None:
                 for item in data.get("detectors", []):
