@@ -38,7 +38,8 @@ def test_decide_seals_decisions_and_verify_detects_tampering(tmp_path):
     assert actions == ["pass", "escalate", "fail"]
 
     verified = assay("audit", "verify", str(chain))
-    assert (verified.returncode, verified.stdout) == (ExitCode.OK, "ok: 3 entries verified\n")
+    assert verified.returncode == ExitCode.OK
+    assert verified.stdout.startswith("ok: 3 entries verified")
 
     lines = chain.read_text(encoding="utf-8").splitlines()
     lines[2] = lines[2].replace('"action":"fail"', '"action":"pass"')
