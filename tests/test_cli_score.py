@@ -253,3 +253,45 @@ def test_plugins_lists_core_plugins() -> None:
     text = assay("plugins").stdout
     assert "grounding  [ok]  assay-grounding 0.2.0" in text
     assert "scorecard  [ok]  assay-scorecard 0.2.0" in text
+
+
+def test_jsonl_failures_are_summed_up_on_stderr() -> None:
+    lines = [json.dumps({"inputs": ANSWER}), "{not json", "[1]", json.dumps({"inputs": ANSWER})]
+    result = assay("score", "--jsonl", "-", stdin="\n".join(lines) + "\n")
+    assert result.returncode == 2
+    assert result.stderr == (
+        "error [MALFORMED_INPUT] 2 of 4 lines failed; first: line 2: not valid JSON: "
+        "Expecting property name enclosed in double quotes\n"
+    )
+
+
+def test_an_eval_golden_file_is_scored_as_it_is_evaluated() -> None:
+    # assay eval's sample fields (metadata, groundTruth / ground_truth / reference) are accepted
+    golden = (ROOT / "examples/docs/golden.jsonl").read_text(encoding="utf-8").splitlines()
+    samples = [json.loads(line) for line in golden]
+    samples[0]["metadata"] = {"label": "high"}
+    samples[1]["ground_truth"] = samples[1].pop("groundTruth", "expected")
+    samples[2]["reference"] = "expected"
+    stream = "".join(json.dumps(sample) + "\n" for sample in samples)
+    result = assay("score", "--jsonl", "-", stdin=stream)
+    assert result.returncode == 0, result.stdout + result.stderr
+    actions = [
+        json.loads(line)["scorecard"]["recommendedAction"] for line in result.stdout.splitlines()
+    ]
+    assert actions == ["review", "review", "review"]
+    assert result.stderr == ""
+
+
+@pytest.mark.parametrize(
+    ("fail_on", "code", "stderr"),
+    [("abstain", 0, ""), ("review", 1, "failed: 3 review of 3 answers (--fail-on review)\n")],
+)
+def test_fail_on_exits_1_when_an_action_is_at_or_below_it(
+    fail_on: str, code: int, stderr: str
+) -> None:
+    result = assay("score", "--jsonl", "examples/docs/golden.jsonl", "--fail-on", fail_on)
+    assert (result.returncode, result.stderr) == (code, stderr)
+    assert len(result.stdout.splitlines()) == 3  # every scorecard is still written
+    one = json.loads((ROOT / "examples/docs/golden.jsonl").read_text().splitlines()[0])
+    single = assay("score", "-", "--fail-on", fail_on, stdin=json.dumps(one))
+    assert single.returncode == code

@@ -125,19 +125,34 @@ def run(
         target = tmp_path / f"out-{block_size}.jsonl"
         with open(target, "wb") as sink:
             summary = assay_scorecard.score_jsonl(
-                io.BytesIO(source), sink, config, workers=2, block_size=block_size
+                io.BytesIO(source),
+                sink,
+                config,
+                workers=2,
+                block_size=block_size,
+                count_actions=True,
             )
         return target.read_bytes(), summary
     memory = io.BytesIO()
     if path == "thread executor":
         with ThreadPoolExecutor(2) as pool:
             summary = assay_scorecard.score_jsonl(
-                io.BytesIO(source), memory, config, block_size=block_size, executor=pool
+                io.BytesIO(source),
+                memory,
+                config,
+                block_size=block_size,
+                executor=pool,
+                count_actions=True,
             )
     else:
         workers = 1 if path == "in process" else 2
         summary = assay_scorecard.score_jsonl(
-            io.BytesIO(source), memory, config, workers=workers, block_size=block_size
+            io.BytesIO(source),
+            memory,
+            config,
+            workers=workers,
+            block_size=block_size,
+            count_actions=True,
         )
     return memory.getvalue(), summary
 
@@ -158,7 +173,11 @@ def test_one_output_line_per_request_in_input_order(
     serial: tuple[bytes, assay_scorecard.JsonlSummary],
 ) -> None:
     text, summary = serial
-    assert summary == assay_scorecard.JsonlSummary(rows=ROWS, failed=len(FAILING_LINES), workers=0)
+    assert (summary.rows, summary.failed, summary.workers) == (ROWS, len(FAILING_LINES), 0)
+    assert summary.first_error is not None and summary.first_error["line"] == FAILING_LINES[0]
+    assert summary.actions == {}  # counted only when asked
+    counted = assay_scorecard.score_jsonl(io.BytesIO(INPUT), io.BytesIO(), count_actions=True)
+    assert sum(counted.actions.values()) == ROWS - len(FAILING_LINES)  # one per scorecard
     assert ROWS > 990 and 6 < len(FAILING_LINES) < 30
     out = _output_lines(text)
     assert len(out) == ROWS
@@ -223,6 +242,10 @@ def test_every_execution_path_writes_the_same_bytes(
     text, summary = run(path, tmp_path, block_size=block_size)
     assert text == serial[0]
     assert (summary.rows, summary.failed) == (ROWS, len(FAILING_LINES))
+    # the first failure and the action counts do not depend on how the work was split
+    assert summary.first_error == serial[1].first_error
+    actions = [card.get("recommendedAction") for card in _output_lines(serial[0])]
+    assert summary.actions == {a: actions.count(a) for a in set(actions) - {None}}
     if path in ("worker ring", "process pool"):
         assert summary.workers == 2
 
@@ -532,7 +555,9 @@ def test_lines_fed_through_a_pipe_are_scored_as_they_arrive(workers: int) -> Non
             finish(scoring, 5, "its source was closed")
         finally:
             os.close(sink_read)
-    assert outcome.get("result") == assay_scorecard.JsonlSummary(3, 0, workers), outcome
+    result = outcome.get("result")
+    assert isinstance(result, assay_scorecard.JsonlSummary), outcome
+    assert (result.rows, result.failed, result.workers, result.first_error) == (3, 0, workers, None)
 
 
 def test_a_line_nested_too_deep_is_an_error_record_not_the_end_of_the_stream() -> None:
@@ -542,6 +567,7 @@ def test_a_line_nested_too_deep_is_an_error_record_not_the_end_of_the_stream() -
     sink = io.BytesIO()
     summary = assay_scorecard.score_jsonl(io.BytesIO(source), sink)
     out = _output_lines(sink.getvalue())
-    assert summary == assay_scorecard.JsonlSummary(3, 1, 0)
+    assert (summary.rows, summary.failed, summary.workers) == (3, 1, 0)
+    assert summary.first_error is not None and summary.first_error["line"] == 2
     assert (out[1]["error"]["code"], out[1]["error"]["line"]) == ("MALFORMED_INPUT", 2)
     assert out[0] == out[2] and "total" in out[0]

@@ -254,9 +254,10 @@ def test_assay_score_exit_codes_on_bad_answer_records(toy_default_registry: Any)
     stream = json.dumps(SUPPORTED) + "\n" + json.dumps({"answer": "x"}) + "\n"
     result = _cli(["score", "--jsonl", "--reader", "sentences", "-"], stream)
     assert result.exit_code == 2
-    first, second = (json.loads(line) for line in result.output.splitlines())
+    first, second = (json.loads(line) for line in result.stdout.splitlines())
     assert first["scorecard"]["recommendedAction"] == "answer"
     assert second["error"]["code"] == "INVALID_ANSWER_RECORD"
+    assert result.stderr.startswith("error [INVALID_ANSWER_RECORD] 1 of 2 lines failed; first: ")
 
 
 def test_a_non_finite_number_a_reader_gives_is_tagged_in_the_json() -> None:

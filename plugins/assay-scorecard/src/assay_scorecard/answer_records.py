@@ -5,7 +5,7 @@ An answer record in the JSON input format::
 
     {"question": "...", "answer": "...",
      "contexts": ["text", {"id": "doc-1", "text": "...", "score": 0.82, "rank": 1}, ...],
-     "signals": {...}?, "config": {...}?, "id": ...?}
+     "signals": {...}?, "config": {...}?, "id": ...?, "metadata": {...}?, "groundTruth": ...?}
 
 A context is a string (its text) or an object with ``text`` and optional retrieval metadata
 (see :class:`Context`). ``signals`` holds scoring inputs the pipeline already knows (e.g.
@@ -44,7 +44,10 @@ INVALID_CONTEXT = "INVALID_CONTEXT"
 """Error code: a context is neither a string nor an object, lacks ``text``, has an unknown key
 or a field of the wrong type (the path names it, e.g. ``contexts[2].score``)."""
 
-_RECORD_KEYS = ("question", "answer", "contexts", "signals", "config", "id")
+_SAMPLE_KEYS = ("metadata", "groundTruth", "ground_truth", "reference", "expected_output")
+# the eval sample's own fields (and ragas's / DeepEval's names for the expected answer): a golden
+# file scored as it is evaluated; the scorecard does not read them
+_RECORD_KEYS = ("question", "answer", "contexts", "signals", "config", "id", *_SAMPLE_KEYS)
 ANSWER_FIELD_ALIASES: Mapping[str, str] = {
     # ragas 0.2 and later (SingleTurnSample, EvaluationDataset)
     "user_input": "question",
@@ -222,8 +225,10 @@ def _is_number(value: Any) -> bool:
 
 
 def read_answer_record(record: Any) -> AnswerRecord:
-    """An :class:`AnswerRecord` from its JSON form (or the record itself). ``config`` and
-    ``id`` are accepted and not part of the record (the caller reads the config).
+    """An :class:`AnswerRecord` from its JSON form (or the record itself). ``config``, ``id``
+    and the other fields of an ``assay eval`` sample (``metadata``, ``groundTruth`` /
+    ``ground_truth`` / ``reference`` / ``expected_output``) are accepted and not part of the
+    record (the caller reads the config), so one golden file serves both commands.
 
     :raises AssayError: :data:`INVALID_ANSWER_RECORD` or :data:`INVALID_CONTEXT`, with the path
         of the field at fault.

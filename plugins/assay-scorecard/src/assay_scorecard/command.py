@@ -9,16 +9,21 @@ from typing import Any
 import click
 
 from assay import AssayError, ErrorCode
-from assay.cli import EXIT_USAGE, read_json_file, workers_option
+from assay.cli import EXIT_FAILED, EXIT_USAGE, format_error, read_json_file, workers_option
 from assay.wire import from_json_safe
 from assay_scorecard.answer_records import is_answer_record
 from assay_scorecard.answers import score_answer_record
 from assay_scorecard.engine import create_scorer
-from assay_scorecard.jsonl import score_jsonl
+from assay_scorecard.jsonl import JsonlSummary, score_jsonl
 from assay_scorecard.render import render_html, render_markdown, render_text
 from assay_scorecard.requests import split_request
 from assay_scorecard.types import Scorecard
 from assay_scorecard.wire import scorecard_to_json
+
+FAIL_ON = ("review", "abstain")
+"""What ``--fail-on`` takes: the best action that fails the run (actions from best to worst:
+answer, review, abstain)."""
+_AT_OR_BELOW = {"review": ("review", "abstain"), "abstain": ("abstain",)}
 
 FORMATS = ("text", "markdown", "html", "json")
 """What ``assay score --format`` prints."""
@@ -58,6 +63,13 @@ _RENDERERS: dict[str, Callable[[Scorecard], str]] = {
     help="The signal reader that derives the signals of answer records (default: the config's "
     "reader, else answer-support).",
 )
+@click.option(
+    "--fail-on",
+    type=click.Choice(FAIL_ON),
+    default=None,
+    help="Exit 1 when any answer's recommended action is this or worse (review: review or "
+    "abstain; abstain: abstain), so a CI step can gate on the decisions.",
+)
 @workers_option
 @click.pass_context
 def score_command(
@@ -68,13 +80,15 @@ def score_command(
     jsonl: bool,
     config_file: str | None,
     reader: str | None,
+    fail_on: str | None,
     workers: int,
 ) -> None:
     """Score RAG answers and print their confidence scorecards.
 
     FILE (or - for standard input) holds one JSON object {"inputs": ..., "config": ...} in the
     camelCase JSON input format (a bare inputs object is accepted too), or an answer record
-    {"question", "answer", "contexts", "signals"?, "config"?}: the signals are then derived from
+    {"question", "answer", "contexts", "signals"?, "config"?, "id"?} (assay eval's other sample
+    fields, metadata and groundTruth, are accepted and not read): the signals are derived from
     the answer's text by a signal reader, the preset is grounded-v1 unless the config names one,
     and the report lists the answer's unsupported claims (with --json: {"scorecard", "signals",
     "evidence"}). With --jsonl, every line is such an object and every output line is its
@@ -83,8 +97,9 @@ def score_command(
     --format chooses what one scorecard is printed as: text (the default), markdown, html (a
     self-contained fragment, all text escaped) or json (the same as --json).
 
-    Exit codes: 0 scored; 2 bad input or configuration (with --jsonl: any line failed).
-    Non-finite numbers are written as {"$float": "NaN"}.
+    Exit codes: 0 scored; 1 with --fail-on, an answer's action is at or below it; 2 bad input
+    or configuration (with --jsonl: any line failed, and standard error says how many and why
+    the first did). Non-finite numbers are written as {"$float": "NaN"}.
     """
     if as_json and output_format not in (None, "json"):
         raise click.UsageError(f"--json and --format {output_format} ask for different outputs")
@@ -93,7 +108,8 @@ def score_command(
         raise click.UsageError(f"--jsonl writes JSON lines; it takes no --format {output_format}")
     default_config = from_json_safe(read_json_file(config_file)) if config_file else None
     if jsonl:
-        _score_stream(ctx, file, default_config or {}, workers, reader)
+        summary = _score_stream(file, default_config or {}, workers, reader, fail_on is not None)
+        _exit_for(ctx, summary, fail_on)
         return
     record = from_json_safe(read_json_file(file))
     if is_answer_record(record):
@@ -101,23 +117,45 @@ def score_command(
         click.echo(
             result.to_json(indent=2) if shown == "json" else getattr(result, f"render_{shown}")()
         )
+        scorecard = result.scorecard
+    else:
+        inputs, config = split_request(record, file)
+        scorecard = create_scorer(default_config if config is None else config).compute(inputs)
+        click.echo(_RENDERERS[shown](scorecard))
+    _exit_for(ctx, JsonlSummary(1, 0, 0, actions={scorecard.recommended_action: 1}), fail_on)
+
+
+def _exit_for(ctx: click.Context, summary: JsonlSummary, fail_on: str | None) -> None:
+    """Exit 2 when a line failed (saying so on standard error), else 1 when ``fail_on`` is
+    met (saying how often), else return."""
+    if summary.first_error is not None:
+        first = summary.first_error
+        where = f"{first['path']}: " if first.get("path") else ""
+        said = f"{where}{first['message']}"
+        line = f"line {first['line']}: "
+        said = said if said.startswith(line) else line + said  # bad JSON already says its line
+        message = f"{summary.failed} of {summary.rows} lines failed; first: {said}"
+        click.echo(format_error(AssayError(first["code"], message)), err=True)
+        ctx.exit(EXIT_USAGE)
+    if fail_on is None:
         return
-    inputs, config = split_request(record, file)
-    scorecard = create_scorer(default_config if config is None else config).compute(inputs)
-    click.echo(_RENDERERS[shown](scorecard))
+    counts = {action: summary.actions.get(action, 0) for action in _AT_OR_BELOW[fail_on]}
+    if any(counts.values()):
+        found = ", ".join(f"{count} {action}" for action, count in counts.items() if count)
+        click.echo(f"failed: {found} of {summary.rows} answers (--fail-on {fail_on})", err=True)
+        ctx.exit(EXIT_FAILED)
 
 
 def _score_stream(
-    ctx: click.Context, file: str, config: Any, workers: int, reader: str | None
-) -> None:
+    file: str, config: Any, workers: int, reader: str | None, count_actions: bool
+) -> JsonlSummary:
     sink = sys.stdout.buffer
+    options: dict[str, Any] = {"workers": workers, "reader": reader, "count_actions": count_actions}
     if file == "-":
-        summary = score_jsonl(sys.stdin.buffer, sink, config, workers=workers, reader=reader)
-    else:
-        try:
-            handle = open(file, "rb")  # noqa: SIM115 - closed below
-        except OSError as exc:
-            raise AssayError(ErrorCode.IO_ERROR, f"cannot read {file}: {exc.strerror}") from exc
-        with handle:
-            summary = score_jsonl(handle, sink, config, workers=workers, reader=reader)
-    ctx.exit(EXIT_USAGE if summary.failed else 0)
+        return score_jsonl(sys.stdin.buffer, sink, config, **options)
+    try:
+        handle = open(file, "rb")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise AssayError(ErrorCode.IO_ERROR, f"cannot read {file}: {exc.strerror}") from exc
+    with handle:
+        return score_jsonl(handle, sink, config, **options)

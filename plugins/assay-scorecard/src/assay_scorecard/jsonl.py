@@ -10,10 +10,12 @@ order. Moving the scorecards back through the parent (about 2.4 KB of JSON each)
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import multiprocessing
 import os
+import re
 import signal
 import threading
 from collections.abc import Iterator, Mapping
@@ -51,11 +53,54 @@ class JsonlSummary:
         rows: request lines read (blank lines are not rows).
         failed: rows written as an error record instead of a scorecard.
         workers: worker processes that scored (0: this process).
+        first_error: the ``{"code", "message", "path", "line"}`` of the first failed row in
+            input order (what its error record holds), or ``None``.
+        actions: with ``count_actions``, how many scorecards recommended each action
+            (``answer``, ``review``, ``abstain``; an action no scorecard recommended is absent);
+            else empty.
     """
 
     rows: int
     failed: int
     workers: int
+    first_error: Mapping[str, Any] | None = None
+    actions: Mapping[str, int] = attrs.field(factory=dict)
+
+
+@attrs.define
+class _Tally:
+    """Counts over the blocks one process writes, in input order (the actions only when
+    ``count_actions``: finding them costs a few percent of the scoring time)."""
+
+    count_actions: bool = False
+    rows: int = 0
+    failed: int = 0
+    first_error: dict[str, Any] | None = None
+    actions: collections.Counter[str] = attrs.field(factory=collections.Counter)
+
+    def add(self, result: BlockResult, first_line: int, text: bytes, count: int) -> None:
+        self.rows += count
+        self.failed += len(result.errors)
+        if result.errors and self.first_error is None:
+            _, line, error = result.errors[0]
+            self.first_error = _error_fields(error, first_line + line)
+        if self.count_actions:  # a wire key; inside a JSON string its quotes would be escaped
+            self.actions.update(match.decode() for match in _ACTION.findall(text))
+
+    def merge(self, other: _Tally) -> None:
+        """Add another process's counts (its first error wins when it comes earlier)."""
+        self.rows += other.rows
+        self.failed += other.failed
+        self.actions.update(other.actions)
+        mine, theirs = self.first_error, other.first_error
+        if theirs is not None and (mine is None or theirs["line"] < mine["line"]):
+            self.first_error = theirs
+
+    def summary(self, workers: int) -> JsonlSummary:
+        return JsonlSummary(self.rows, self.failed, workers, self.first_error, dict(self.actions))
+
+
+_ACTION = re.compile(rb'"recommendedAction":"(answer|review|abstain)"')
 
 
 def score_jsonl(
@@ -67,6 +112,7 @@ def score_jsonl(
     block_size: int = DEFAULT_BLOCK_SIZE,
     executor: Executor | None = None,
     reader: str | None = None,
+    count_actions: bool = False,
 ) -> JsonlSummary:
     """Score every request line of ``source`` and write one line per request to ``sink``.
 
@@ -94,6 +140,8 @@ def score_jsonl(
         block); results come back to this process, which writes them.
     :param reader: the signal reader of answer records (default: the config's ``reader``, else
         ``answer-support``).
+    :param count_actions: count the scorecards per recommended action in
+        :attr:`JsonlSummary.actions` (what ``assay score --fail-on`` reads).
     :return: a :class:`JsonlSummary`.
     :raises AssayError: ``INVALID_CONFIG`` before anything is read for a bad config, or for
         ``workers < 0`` / ``block_size < 1``; ``UNKNOWN_NAME`` before anything is read for a
@@ -112,20 +160,21 @@ def score_jsonl(
         scorer.answers.scorer()
     config_key = canonical_json(scoring_config_to_wire(config))
     blocks = _numbered(read_blocks(source, block_size))
+    tally = _Tally(count_actions)
     try:
         if executor is not None:
             in_flight = max(workers, 1)
-            return _with_executor(executor, scorer, config_key, blocks, sink, in_flight)
+            return _with_executor(executor, scorer, config_key, blocks, sink, in_flight, tally)
         if workers == 0:
-            return _here(scorer, config_key, blocks, sink)
+            return _here(scorer, config_key, blocks, sink, tally)
         if "fork" in multiprocessing.get_all_start_methods():
-            return _Ring(scorer, config_key, workers).run(blocks, sink)
+            return _Ring(scorer, config_key, workers, count_actions).run(blocks, sink)
         # no fork (Windows): a pool of fresh processes, each building the scorer from the config
         pool = ProcessPoolExecutor(
             workers, initializer=_init_worker, initargs=(scoring_config_to_wire(config), reader)
         )
         with pool:
-            return _with_executor(pool, None, config_key, blocks, sink, workers)
+            return _with_executor(pool, None, config_key, blocks, sink, workers, tally)
     except BrokenExecutor as exc:
         raise AssayError(
             WORKER_DIED, f"a scoring worker died; the output is incomplete ({exc})"
@@ -153,11 +202,15 @@ def render_block(result: BlockResult, first_line: int) -> tuple[bytes, int]:
 def error_record(error: AssayError, line: int) -> str:
     """``{"error": {"code", "message", "path", "line"}}`` for a row on input line ``line``; a
     message about the line as a whole (bad JSON) starts with ``line N:``."""
+    record = {"error": _error_fields(error, line)}
+    return json.dumps(to_json_safe(record), ensure_ascii=False, allow_nan=False)
+
+
+def _error_fields(error: AssayError, line: int) -> dict[str, Any]:
     message = error.message
     if error.code == ErrorCode.MALFORMED_INPUT and error.path is None:
         message = f"line {line}: {message}"
-    record = {"error": {**error.to_dict(), "message": message, "line": line}}
-    return json.dumps(to_json_safe(record), ensure_ascii=False, allow_nan=False)
+    return {**error.to_dict(), "message": message, "line": line}
 
 
 def _numbered(blocks: Iterator[bytes]) -> Iterator[tuple[bytes, int]]:
@@ -175,17 +228,19 @@ def _numbered(blocks: Iterator[bytes]) -> Iterator[tuple[bytes, int]]:
 
 
 def _here(
-    scorer: StreamScorer, config_key: str, blocks: Iterator[tuple[bytes, int]], sink: IO[bytes]
+    scorer: StreamScorer,
+    config_key: str,
+    blocks: Iterator[tuple[bytes, int]],
+    sink: IO[bytes],
+    tally: _Tally,
 ) -> JsonlSummary:
-    rows = failed = 0
     for block, first_line in blocks:
         result = score_block(scorer, block, config_key)
         text, count = render_block(result, first_line)
         sink.write(text)
         sink.flush()
-        rows += count
-        failed += len(result.errors)
-    return JsonlSummary(rows, failed, 0)
+        tally.add(result, first_line, text, count)
+    return tally.summary(0)
 
 
 _worker_scorer: StreamScorer | None = None
@@ -215,10 +270,10 @@ def _with_executor(
     blocks: Iterator[tuple[bytes, int]],
     sink: IO[bytes],
     workers: int,
+    tally: _Tally,
 ) -> JsonlSummary:
     """Blocks scored on ``pool`` (with ``scorer`` sent along, or the workers' own), results
-    written here in order; at most ``2 * workers`` blocks in flight."""
-    rows = failed = 0
+    written here in order (counted in ``tally``); at most ``2 * workers`` blocks in flight."""
 
     def jobs() -> Iterator[Job[int]]:
         for block, first_line in blocks:
@@ -230,10 +285,9 @@ def _with_executor(
     for result, first_line in in_order(pool, jobs(), 2 * workers):
         text, count = render_block(result, first_line)
         sink.write(text)
-        rows += count
-        failed += len(result.errors)
+        tally.add(result, first_line, text, count)
     sink.flush()
-    return JsonlSummary(rows, failed, workers)
+    return tally.summary(workers)
 
 
 def _file_descriptor(sink: IO[bytes]) -> int | None:
@@ -252,10 +306,13 @@ class _Ring:
     itself, a sink it reads itself) close when this process closes them.
     """
 
-    def __init__(self, scorer: StreamScorer, config_key: str, workers: int) -> None:
+    def __init__(
+        self, scorer: StreamScorer, config_key: str, workers: int, count_actions: bool
+    ) -> None:
         self.scorer = scorer
         self.config_key = config_key
         self.count = workers
+        self.count_actions = count_actions
 
     def run(self, blocks: Iterator[tuple[bytes, int]], sink: IO[bytes]) -> JsonlSummary:
         context = multiprocessing.get_context("fork")
@@ -306,8 +363,9 @@ class _Ring:
                 raise
             watch.join()
             watch.raise_failure()
-            rows = sum(rows for rows, _ in watch.outcomes.values())
-            failed = sum(failed for _, failed in watch.outcomes.values())
+            tally = _Tally(self.count_actions)
+            for outcome in watch.outcomes.values():
+                tally.merge(outcome)
         finally:
             for connection in feeds:
                 connection.close()
@@ -324,7 +382,7 @@ class _Ring:
                 drain.join()
         if drain is not None:
             drain.raise_failure()
-        return JsonlSummary(rows, failed, self.count)
+        return tally.summary(self.count)
 
     @staticmethod
     def _send(feed: Connection, first_line: int, block: bytes) -> None:
@@ -334,7 +392,7 @@ class _Ring:
         self, index: int, sink_fd: int, feed: Connection, report: Connection, turns: list[Any]
     ) -> None:
         _close_inherited_fds({0, 1, 2, sink_fd, feed.fileno(), report.fileno()})
-        rows = failed = 0
+        tally = _Tally(self.count_actions)
         my_turn, next_turn = turns[index], turns[(index + 1) % self.count]
         try:
             while True:
@@ -353,9 +411,8 @@ class _Ring:
                     _write_all(sink_fd, text)
                 finally:
                     next_turn.release()
-                rows += count
-                failed += len(result.errors)
-            report.send((rows, failed))
+                tally.add(result, first_line, text, count)
+            report.send(tally)
         except BaseException as exc:  # reported to the parent, which raises it
             next_turn.release()  # the others must not wait for a turn this worker will not take
             _send_quietly(report, exc)
@@ -374,7 +431,7 @@ class _Watch(threading.Thread):
         super().__init__(name="assay-score-watch", daemon=True)
         self.processes = processes
         self.reports = reports
-        self.outcomes: dict[int, tuple[int, int]] = {}
+        self.outcomes: dict[int, _Tally] = {}
         self.failure: BaseException | None = None
 
     def run(self) -> None:
@@ -394,8 +451,7 @@ class _Watch(threading.Thread):
                         self.failure = outcome
                     self._stop_all()
                 else:
-                    rows, failed = outcome
-                    self.outcomes[index] = (int(rows), int(failed))
+                    self.outcomes[index] = outcome
 
     def _died(self, index: int) -> AssayError:
         process = self.processes[index]
