@@ -250,7 +250,7 @@ def test_from_entries_continues_a_verified_chain_and_refuses_a_broken_one():
         ('[{"index": 0, "payload": 1, "previousHash": 3, "hash": ""}]', "[0].previousHash"),
         ('[{"index": 0, "payload": 1, "previousHash": "", "hash": "", "x": 1}]', "[0]"),
         ("[1]", "[0]"),
-        ('{"index": 0,\n', "line 1"),
+        ('{"index": 0,\n', "{file}:1"),
     ],
 )
 def test_malformed_chain_files_raise_invalid_snapshot(tmp_path: Path, text: str, path: str):
@@ -258,7 +258,7 @@ def test_malformed_chain_files_raise_invalid_snapshot(tmp_path: Path, text: str,
     file.write_text(text, encoding="utf-8")
     with pytest.raises(AssayError) as info:
         read_chain_file(file)
-    assert (info.value.code, info.value.path) == ("INVALID_SNAPSHOT", path)
+    assert (info.value.code, info.value.path) == ("INVALID_SNAPSHOT", path.format(file=file))
 
 
 def test_unreadable_chain_file_raises_io_error(tmp_path: Path):
@@ -402,9 +402,9 @@ DEEP = "[" * 100_000 + "]" * 100_000
 @pytest.mark.parametrize(
     ("text", "path"),
     [
-        ('{"index":0,"payload":{"n":' + HUGE_INT + '},"previousHash":"","hash":""}\n', "line 1"),
-        ('{"index":' + HUGE_INT + ',"payload":1,"previousHash":"","hash":""}\n', "line 1"),
-        ('{"index":0,"payload":1,"previousHash":"","hash":""}\n' + DEEP + "\n", "line 2"),
+        ('{"index":0,"payload":{"n":' + HUGE_INT + '},"previousHash":"","hash":""}\n', "json:1"),
+        ('{"index":' + HUGE_INT + ',"payload":1,"previousHash":"","hash":""}\n', "json:1"),
+        ('{"index":0,"payload":1,"previousHash":"","hash":""}\n' + DEEP + "\n", "json:2"),
         (DEEP + "\n", "chain.json"),
         ('[{"index":0,"payload":' + HUGE_INT + ',"previousHash":"","hash":""}]', "chain.json"),
     ],
@@ -429,4 +429,4 @@ def test_an_unterminated_last_line_too_long_to_read_is_refused_on_open(tmp_path:
         file.write('{"index":1,"payload":' + HUGE_INT + ',"previousHash":"","hash":""}')
     with pytest.raises(AssayError) as info:
         AuditChain(path)
-    assert (info.value.code, info.value.path) == ("INVALID_SNAPSHOT", "line 2")
+    assert (info.value.code, info.value.path) == ("INVALID_SNAPSHOT", f"{path}:2")

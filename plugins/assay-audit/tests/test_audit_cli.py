@@ -29,7 +29,7 @@ def test_verify_reports_an_intact_chain(tmp_path: Path):
     _write_chain(path)
     result = CliRunner().invoke(build_cli(), ["audit", "verify", str(path)])
     assert result.exit_code == 0
-    assert result.output == "ok: 3 entries verified\n"
+    assert result.output == f"ok: 3 entries verified, head {AuditChain(path).head}\n"
 
 
 def test_verify_exits_20_on_a_broken_chain_naming_the_index(tmp_path: Path):
@@ -64,7 +64,7 @@ def test_verify_reads_the_chain_from_standard_input(tmp_path: Path):
     _write_chain(path, 2)
     result = CliRunner().invoke(build_cli(), ["audit", "verify", "-"], input=path.read_bytes())
     assert result.exit_code == 0
-    assert result.output == "ok: 2 entries verified\n"
+    assert result.output == f"ok: 2 entries verified, head {AuditChain(path).head}\n"
 
 
 def test_verify_of_text_that_is_not_utf8_is_a_coded_error_exit_2():
@@ -102,3 +102,55 @@ def test_verify_of_json_too_deep_or_an_integer_too_long_is_exit_2(tmp_path: Path
             assert result.exit_code == 2, result.output
             assert result.stderr.startswith("error [INVALID_SNAPSHOT] ")
             assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_verify_head_catches_entries_removed_from_the_end(tmp_path: Path):
+    path = tmp_path / "chain.jsonl"
+    _write_chain(path, 4)
+    chain = AuditChain(path)
+    head, third = chain.head, chain.entries()[2].hash
+    verify = lambda *args: CliRunner().invoke(build_cli(), ["audit", "verify", *args])  # noqa: E731
+    assert verify(str(path), "--head", head.upper()).exit_code == 0
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    path.write_text("".join(lines[:-1]), encoding="utf-8")  # the last entry removed
+    truncated = verify(str(path), "--head", head)
+    assert truncated.exit_code == 20
+    assert truncated.output == (
+        f"broken: the chain ends at {third}, not at the expected head {head}, which no entry "
+        "has: entries were removed from its end, or it is another chain; 3 entries read\n"
+    )
+    assert json.loads(verify(str(path), "--head", head, "--json").output) == {
+        "valid": False,
+        "brokenAt": None,
+        "reason": "head",
+        "length": 3,
+        "head": third,
+        "expectedHead": head,
+    }
+    older = verify(str(path), "--head", chain.entries()[1].hash)
+    assert older.exit_code == 20
+    assert older.output.startswith("broken: the chain goes on past the expected head (entry 1)")
+    bad = verify(str(path), "--head", "abc")
+    assert bad.exit_code == 2
+    assert bad.stderr.startswith("error [INVALID_CONFIG] --head: must be a SHA-256 hash")
+
+
+def test_verify_of_an_empty_chain_exits_20(tmp_path: Path):
+    for name, text in (("empty.jsonl", ""), ("empty.json", "[]")):
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        result = CliRunner().invoke(build_cli(), ["audit", "verify", str(path)])
+        assert result.exit_code == 20
+        assert result.output == (
+            "broken: the chain holds no entry (an emptied file, or one never written)\n"
+        )
+
+
+def test_verify_of_a_file_that_is_not_a_chain_names_the_file_and_line(tmp_path: Path):
+    path = tmp_path / "history.csv"
+    path.write_text("question,answer,label\nq,a,high\n", encoding="utf-8")
+    result = CliRunner().invoke(build_cli(), ["audit", "verify", str(path)])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error [INVALID_SNAPSHOT] {path}:1: the line is not valid JSON: Expecting value\n"
+    )

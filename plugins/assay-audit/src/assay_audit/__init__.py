@@ -171,10 +171,15 @@ class ChainVerification:
         valid: ``True`` when every entry is intact and linked to the one before.
         broken_at: the index (position) of the first entry that fails, or ``None`` when valid.
         reason: why that entry fails (``"index"``, ``"previous-hash"``, ``"hash"``, or
-            ``"unterminated-line"`` for a file whose last line has no newline), or ``None`` when
-            valid.
+            ``"unterminated-line"`` for a file whose last line has no newline), or why the chain
+            as a whole fails :func:`verify_chain_file`'s checks (``"head"``: it does not end at
+            the expected head; ``"empty"``: it holds no entry), or ``None`` when valid.
         length: the number of entries checked.
         offset: for ``"unterminated-line"``, the byte offset in the file where that line starts.
+        head: the hash of the last entry read (:data:`GENESIS_HASH` for an empty chain) when
+            every entry verifies (also when only the ``"head"`` or ``"empty"`` check fails),
+            else ``None``: keep it elsewhere to pin the chain.
+        expected_head: the head the chain was checked against, when one was given.
     """
 
     valid: bool
@@ -182,15 +187,22 @@ class ChainVerification:
     reason: str | None = None
     length: int = 0
     offset: int | None = None
+    head: str | None = None
+    expected_head: str | None = None
 
     def to_wire(self) -> dict[str, Any]:
-        """``{"valid", "brokenAt"?, "reason"?, "offset"?, "length"}`` as JSON."""
+        """``{"valid", "brokenAt"?, "reason"?, "offset"?, "length", "head"?,
+        "expectedHead"?}`` as JSON."""
         wire: dict[str, Any] = {"valid": self.valid, "length": self.length}
         if not self.valid:
             wire["brokenAt"] = self.broken_at
             wire["reason"] = self.reason
         if self.offset is not None:
             wire["offset"] = self.offset
+        if self.head is not None:
+            wire["head"] = self.head
+        if self.expected_head is not None:
+            wire["expectedHead"] = self.expected_head
         return wire
 
 
@@ -221,22 +233,29 @@ def verify_chain(entries: Sequence[AuditEntry]) -> ChainVerification:
         if reason is not None:
             return ChainVerification(False, position, reason, len(entries))
         previous = entry.hash
-    return ChainVerification(True, None, None, len(entries))
+    return ChainVerification(True, None, None, len(entries), head=previous)
 
 
 @attrs.frozen
 class _Tail:
-    """A last line without its newline: its 1-based line number, byte offset and text."""
+    """A last line without its newline: its 1-based line number, byte offset and text, and
+    the name of the file it is in."""
 
     line: int
     offset: int
     text: str
+    source: str
+
+    @property
+    def where(self) -> str:
+        """``file:line``, the error path of this line."""
+        return f"{self.source}:{self.line}"
 
 
 def _loads(text: str, name: str, path: str | None) -> Any:
     """``json.loads(text)``; JSON that is not valid, nests too deep or holds an integer too long
     to read (over 4,300 digits) is ``INVALID_SNAPSHOT`` at ``path``, not a RecursionError or a
-    ValueError. ``name`` says what was read ("line 3", the file's name)."""
+    ValueError. ``name`` says what was read ("the line", the file's name)."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -249,22 +268,31 @@ def _loads(text: str, name: str, path: str | None) -> Any:
         ) from exc
 
 
-def _parse_lines(text: str, first_line: int = 1) -> tuple[list[AuditEntry], _Tail | None]:
+def _parse_lines(
+    text: str, source: str, first_line: int = 1
+) -> tuple[list[AuditEntry], _Tail | None]:
     """The entries of the complete lines of JSON Lines ``text``, and its unterminated last line
-    (``None`` when ``text`` is empty or ends with a newline). Blank lines are skipped."""
+    (``None`` when ``text`` is empty or ends with a newline). Blank lines are skipped. Errors
+    name ``source:line``."""
     lines = text.split("\n")
     entries = []
     for number, line in enumerate(lines[:-1], start=first_line):
         if not line.strip():
             continue
-        data = _loads(line, f"line {number}", f"line {number}")
-        entries.append(AuditEntry.from_wire(data, f"line {number}"))
+        data = _loads(line, "the line", f"{source}:{number}")
+        entries.append(AuditEntry.from_wire(data, f"{source}:{number}"))
     tail = None
     if lines[-1]:
         start = len(text) - len(lines[-1])
         offset = len(text[:start].encode("utf-8"))
-        tail = _Tail(first_line + len(lines) - 1, offset, lines[-1])
+        tail = _Tail(first_line + len(lines) - 1, offset, lines[-1], source)
     return entries, tail
+
+
+def _source_name(path: str | os.PathLike[str]) -> str:
+    """The name errors give a chain file: as given, ``<stdin>`` for ``-``."""
+    text = os.fspath(path)
+    return "<stdin>" if text == "-" else str(text)
 
 
 def _read_chain_text(
@@ -274,14 +302,14 @@ def _read_chain_text(
 
     text = read_text_input(path)
     if text.lstrip().startswith("["):
-        data = _loads(text, "the chain", str(path))
+        data = _loads(text, "the chain", _source_name(path))
         return [AuditEntry.from_wire(item, f"[{i}]") for i, item in enumerate(data)], None
-    return _parse_lines(text)
+    return _parse_lines(text, _source_name(path))
 
 
 def _unterminated_message(tail: _Tail) -> str:
     return (
-        f"line {tail.line} (byte offset {tail.offset}) has no final newline: a torn append "
+        f"the last line (byte offset {tail.offset}) has no final newline: a torn append "
         "or a last entry written by something other than AuditChain"
     )
 
@@ -298,17 +326,28 @@ def read_chain_file(path: str | os.PathLike[str]) -> list[AuditEntry]:
     """
     entries, tail = _read_chain_text(path)
     if tail is not None:
-        raise AssayError(INVALID_SNAPSHOT, _unterminated_message(tail), f"line {tail.line}")
+        raise AssayError(INVALID_SNAPSHOT, _unterminated_message(tail), tail.where)
     return entries
 
 
-def verify_chain_file(path: str | os.PathLike[str]) -> ChainVerification:
+def verify_chain_file(
+    path: str | os.PathLike[str],
+    *,
+    expected_head: str | None = None,
+    allow_empty: bool = True,
+) -> ChainVerification:
     """Read and verify a chain file, accounting for every byte of it.
 
     Like ``verify_chain(read_chain_file(path))``, except that a last line without its newline
     makes the chain not valid (rather than an error): ``reason`` ``"unterminated-line"``,
     ``broken_at`` the position that line would have, ``offset`` its byte offset. A break
     among the complete lines before it is reported first.
+
+    A chain whose entries all verify is still not valid when ``expected_head`` is given and its
+    head differs (``reason`` ``"head"``; ``broken_at``: the entry after the one whose hash is
+    the expected head, or ``None`` when no entry has it: entries were removed from the end, or
+    it is another chain), or when it holds no entry and ``allow_empty`` is false (``"empty"``:
+    a chain file emptied, or never written).
 
     :raises AssayError: as :func:`read_chain_file`, except for the unterminated last line.
     """
@@ -318,6 +357,20 @@ def verify_chain_file(path: str | os.PathLike[str]) -> ChainVerification:
         return ChainVerification(
             False, len(entries), "unterminated-line", len(entries), tail.offset
         )
+    if result.valid and not entries and not allow_empty:
+        return ChainVerification(False, None, "empty", 0, head=result.head)
+    if result.valid and expected_head is not None and result.head != expected_head:
+        after = [i + 1 for i, entry in enumerate(entries) if entry.hash == expected_head]
+        return ChainVerification(
+            False,
+            after[0] if after else None,
+            "head",
+            len(entries),
+            head=result.head,
+            expected_head=expected_head,
+        )
+    if expected_head is not None:
+        return attrs.evolve(result, expected_head=expected_head)
     return result
 
 
@@ -415,7 +468,7 @@ class AuditChain:
                 str(path),
             ) from exc
         first_line = 1 + (len(self._entries) if self._size else 0)
-        new, tail = _parse_lines(text, first_line)
+        new, tail = _parse_lines(text, str(path), first_line)
         candidate = self._entries + new
         result = verify_chain(candidate)
         if not result.valid:
@@ -454,8 +507,8 @@ class AuditChain:
         except json.JSONDecodeError:
             return None
         except (RecursionError, ValueError):  # whole JSON, but too deep or too long to read
-            data = _loads(tail.text, f"line {tail.line}", f"line {tail.line}")
-        entry = AuditEntry.from_wire(data, f"line {tail.line}")
+            data = _loads(tail.text, "the line", tail.where)
+        entry = AuditEntry.from_wire(data, tail.where)
         result = verify_chain([*entries, entry])
         if not result.valid:
             raise AssayError(
