@@ -15,6 +15,7 @@ class Politeness(assay.Dimension):
     tier = 1
     max_points = 5.0
     default_weight = 5.0
+    reads = ("answerText",)  # an input field of its own: declared, so it is not "unknown"
 
     def score(self, inputs: Mapping[str, Any], config: Mapping[str, Any]) -> assay.DimensionScore:
         points = 5.0 if "please" in str(inputs.get("answerText", "")).lower() else 0.0
