@@ -94,7 +94,7 @@ def test_route_bad_threshold_exits_2(cli: click.Group, france: QualityInput) -> 
     code, _, err = _run(
         cli, "route", "-", "--correct-at", "0.2", stdin=json.dumps(france.to_wire())
     )
-    assert code == 2 and err.startswith("error [INVALID_CONFIG] incorrectAt:")
+    assert code == 2 and err.startswith("error [INVALID_CONFIG] --incorrect-at:")
 
 
 def _ab_lines(n: int, shift: float) -> str:
@@ -168,7 +168,7 @@ def test_alerts_bad_input(cli: click.Group) -> None:
     code, _, err = _run(
         cli, "route", "alerts", "-", "--baseline", "0.8", "--degradation", "3", stdin="0.5"
     )
-    assert code == 2 and err.startswith("error [INVALID_CONFIG] degradation:")
+    assert code == 2 and err.startswith("error [INVALID_CONFIG] --degradation:")
 
 
 def test_route_default_needs_no_retriever_scores(cli: click.Group) -> None:
@@ -196,7 +196,7 @@ def test_gate_exit_codes(cli: click.Group, france: QualityInput, tmp_path: Path)
     passing = _gate_file(tmp_path, [0.9, {"id": "q2", "overall": 0.7}, france.to_wire()])
     code, out, _ = _run(cli, "route", "gate", passing)
     assert code == ExitCode.OK and out.startswith("context-quality gate passed on 3 queries")
-    code, out, _ = _run(cli, "route", "gate", passing, "--mean", "0.8")
+    code, out, _ = _run(cli, "route", "gate", passing, "--mean", "0.8", "--mode", "composite")
     assert code == ExitCode.FAILED and "mean 0.766 is not above 0.8" in out
     failing = _gate_file(tmp_path, [0.9, 0.9, {"queryId": "q3", "qualityScore": 0.29}])
     code, out, _ = _run(cli, "route", "gate", failing, "--json")
@@ -208,3 +208,35 @@ def test_gate_exit_codes(cli: click.Group, france: QualityInput, tmp_path: Path)
     assert err.startswith("error [INVALID_INPUT] [1]: overall: a quality score must be in [0, 1]")
     code, _, err = _run(cli, "route", "gate", "-", stdin="0.9\n{}\n")
     assert code == ExitCode.USAGE and err.startswith("error [INVALID_INPUT] line 2: expected a")
+
+
+def test_gate_options_are_named_in_errors(cli: click.Group) -> None:
+    for option in ("--mean", "--floor"):
+        code, _, err = _run(cli, "route", "gate", "-", option, "2", stdin="0.9\n")
+        assert code == ExitCode.USAGE
+        assert err == f"error [INVALID_CONFIG] {option}: must be a number in [0, 1], got 2.0\n"
+
+
+def test_gate_scores_retrievals_as_decide_does(
+    cli: click.Group, hotpot_items: list[dict[str, object]], tmp_path: Path
+) -> None:
+    """Twenty HotpotQA questions, each with its ten paragraphs and no retriever scores: decide
+    (paper mode) routes them correct, and so the default gate passes them; the composite counts
+    the missing retriever scores as 0 and fails them all."""
+    retrievals = [
+        QualityInput.from_texts(
+            str(item["question"]),
+            [" ".join(sentences) for _, sentences in item["context"]],  # type: ignore[attr-defined]
+        ).to_wire()
+        for item in hotpot_items[:20]
+    ]
+    path = _gate_file(tmp_path, retrievals)
+    routes = [
+        json.loads(_run(cli, "route", "-", "--json", stdin=json.dumps(r))[1])["classification"]
+        for r in retrievals
+    ]
+    assert routes.count("incorrect") == 0
+    code, out, _ = _run(cli, "route", "gate", path)
+    assert code == ExitCode.OK and "none below the floor 0.37" in out
+    code, out, _ = _run(cli, "route", "gate", path, "--mode", "composite")
+    assert code == ExitCode.FAILED and "20 of 20 retrievals have no retriever scores" in out

@@ -10,6 +10,7 @@ message``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -48,14 +49,46 @@ def _at_line(error: assay.AssayError, number: int) -> assay.AssayError:
 # ----------------------------------------------------------------------------------- group
 
 
+OPTION_NAMES = {
+    "threshold": "--mean",
+    "floor": "--floor",
+    "upper": "--upper",
+    "lower": "--lower",
+    "correctAt": "--correct-at",
+    "incorrectAt": "--incorrect-at",
+    "baseline": "--baseline",
+    "degradation": "--degradation",
+    "criticalBelow": "--critical-below",
+    "window": "--window",
+    "alpha": "--alpha",
+    "confidence": "--confidence",
+    "bootstrapResamples": "--resamples",
+    "seed": "--seed",
+    "primary": "--primary",
+}
+"""The option that sets each parameter, named in an ``INVALID_CONFIG`` error instead of the
+parameter's field name."""
+
+
 class _RouteGroup(click.Group):
     """A group whose first argument, when it names no subcommand, is the FILE of ``decide``:
-    ``assay route FILE`` routes FILE, as it did before the group existed."""
+    ``assay route FILE`` routes FILE, as it did before the group existed. A parameter refused
+    as ``INVALID_CONFIG`` is named by its option (``--mean``, not ``threshold``)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
             args = [DEFAULT_SUBCOMMAND, *args]
         return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except assay.AssayError as error:
+            if error.code == assay.ErrorCode.INVALID_CONFIG and error.path in OPTION_NAMES:
+                raise assay.AssayError(
+                    error.code, error.message, OPTION_NAMES[error.path]
+                ) from error
+            raise
 
 
 DEFAULT_SUBCOMMAND = "decide"
@@ -73,19 +106,26 @@ def route_group() -> None:
     """
 
 
+def _mode_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--mode paper|composite`` (default paper), shared by ``decide`` and ``gate``."""
+    return click.option(
+        "--mode",
+        type=click.Choice(["paper", "composite"]),
+        default="paper",
+        show_default=True,
+        help=help_text,
+    )
+
+
 # ----------------------------------------------------------------------------------- decide
 
 
 @route_group.command("decide")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option(
-    "--mode",
-    type=click.Choice(["paper", "composite"]),
-    default="paper",
-    show_default=True,
-    help="paper: per-document relevance, needs only the query and the chunks' text; "
+@_mode_option(
+    "paper: per-document relevance, needs only the query and the chunks' text; "
     "composite: the context-quality specification's rule on the composite score (compatible "
-    "behaviour; reads the retriever's scores).",
+    "behaviour; reads the retriever's scores)."
 )
 @click.option(
     "--correct-at", type=float, default=0.7, show_default=True, help="composite mode: correct."
@@ -190,41 +230,81 @@ def _gate_records(file: str) -> list[tuple[str, Any]]:
 
 @route_group.command("gate")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@_mode_option(
+    "How a retrieval is scored, as in decide. paper: its best document's relevance "
+    "(needs only the query and the chunks' text); composite: the context-quality "
+    "specification's composite score (reads the retriever's scores; chunks without one count "
+    "as 0)."
+)
+@click.option(
+    "--scorer",
+    default="lexical",
+    show_default=True,
+    help="Paper mode: the document scorer (lexical, topical, metric:<id> or judge:<name>).",
+)
 @click.option(
     "--mean",
     "threshold",
     type=float,
-    default=0.65,
-    show_default=True,
-    help="the mean context quality must be above this.",
+    default=None,
+    help="The mean score must be above this. Default: paper 0.46 (decide's upper threshold: "
+    "the mean retrieval routes correct), composite 0.65.",
 )
 @click.option(
-    "--floor", type=float, default=0.3, show_default=True, help="no query may score below this."
+    "--floor",
+    type=float,
+    default=None,
+    help="No query may score below this. Default: paper 0.37 (decide's lower threshold: "
+    "none routes incorrect), composite 0.3.",
 )
-@click.option("--worst", type=click.IntRange(min=1), default=5, show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="print JSON instead of text.")
+@click.option(
+    "--worst",
+    type=click.IntRange(min=1),
+    default=5,
+    show_default=True,
+    help="How many of the lowest-scoring queries a failure names.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
 def gate_command(
-    ctx: click.Context, file: str, threshold: float, floor: float, worst: int, as_json: bool
+    ctx: click.Context,
+    file: str,
+    mode: str,
+    scorer: str,
+    threshold: float | None,
+    floor: float | None,
+    worst: int,
+    as_json: bool,
 ) -> None:
-    """Fail when a benchmark's context quality is too low: the mean at or below --mean (0.65),
-    or any query below --floor (0.3), as the context-quality specification's CI gate.
+    """Fail when a benchmark's retrievals score too low: the mean at or below --mean, or any
+    query below --floor.
+
+    Paper mode (the default, as in decide) scores each retrieval by its best document's
+    relevance, with decide's thresholds as the defaults (mean above 0.46, none below 0.37).
+    Composite mode is the context-quality specification's CI gate (mean above 0.65, none below
+    0.3 on the composite score).
 
     FILE is a JSON array or JSON Lines of results: retrievals ({"query", "chunks", "context"},
-    or {"query", "expectedChunks", "expectedContext"}), scored with the composite; or scores (a
+    or {"query", "expectedChunks", "expectedContext"}), scored by --mode; or scores (a
     number, or an object with "overall", "qualityScore" or "score", named by "id" or
-    "queryId"). "-" reads stdin. Exit 0 pass, 1 fail, 2 bad input.
+    "queryId"), taken as given. "-" reads stdin. Exit 0 pass, 1 fail, 2 bad input.
     """
     import attrs
 
     from assay_crag.composite import QualityScorer
-    from assay_crag.gate import check_context_quality, gate_items
+    from assay_crag.gate import GATE_FLOOR, GATE_MEAN, check_context_quality, gate_items
+    from assay_crag.router import PAPER_LOWER, PAPER_UPPER, CragRouter
 
-    scorer = QualityScorer()
+    router = CragRouter("paper", scorer=scorer) if mode == "paper" else None
+    if threshold is None:
+        threshold = PAPER_UPPER if router else GATE_MEAN
+    if floor is None:
+        floor = PAPER_LOWER if router else GATE_FLOOR
+    composite = QualityScorer()
     items = []
     for where, record in _gate_records(file):
         try:
-            (item,) = gate_items([record], scorer)
+            (item,) = gate_items([record], composite, router=router)
         except assay.AssayError as error:
             path = (error.path or "").removeprefix("[0]").lstrip(".")
             raise assay.AssayError(

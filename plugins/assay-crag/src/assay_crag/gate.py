@@ -24,7 +24,7 @@ a :class:`~assay_crag.inputs.QualityInput`, or a JSON-shaped mapping: a retrieva
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -33,6 +33,9 @@ from assay_crag.checks import config_number, score_input
 from assay_crag.composite import ContextQualityScore, QualityScorer
 from assay_crag.dimensions import MISSING_SCORE
 from assay_crag.inputs import QualityInput, parse_quality_input
+
+if TYPE_CHECKING:
+    from assay_crag.router import CragRouter
 
 __all__ = [
     "GATE_FLOOR",
@@ -153,7 +156,9 @@ def _retrieval(raw: Mapping[str, Any]) -> Mapping[str, Any]:
     return {**rest, "chunks": raw["expectedChunks"], "context": raw.get("expectedContext", {})}
 
 
-def _item(raw: Any, name: str | None, position: int, scorer: QualityScorer) -> GateItem:
+def _item(
+    raw: Any, name: str | None, position: int, scorer: QualityScorer, router: CragRouter | None
+) -> GateItem:
     default = name or f"#{position}"
     if isinstance(raw, GateItem):
         return raw
@@ -163,9 +168,11 @@ def _item(raw: Any, name: str | None, position: int, scorer: QualityScorer) -> G
         isinstance(raw, Mapping) and ("chunks" in raw or "expectedChunks" in raw)
     ):
         parsed = parse_quality_input(raw if isinstance(raw, QualityInput) else _retrieval(raw))
+        label = name or _label(raw) or parsed.query.strip() or default
+        if router is not None:
+            return GateItem(label, router.classify(parsed).score)
         quality = scorer.score(parsed)
         unscored = any(w.code == MISSING_SCORE for w in quality.warnings)
-        label = name or _label(raw) or parsed.query.strip() or default
         return GateItem(label, quality.overall, unscored)
     if isinstance(raw, Mapping):
         for key in _SCORE_KEYS:
@@ -200,9 +207,15 @@ def _at(error: assay.AssayError, where: str) -> assay.AssayError:
 
 
 def gate_items(
-    results: Iterable[Any] | Mapping[str, Any], scorer: QualityScorer | None = None
+    results: Iterable[Any] | Mapping[str, Any],
+    scorer: QualityScorer | None = None,
+    *,
+    router: CragRouter | None = None,
 ) -> list[GateItem]:
     """Each result as a :class:`GateItem` (see the module docs for what a result may be).
+
+    :param router: when given, a retrieval's score is this router's score for it (in paper
+        mode, its best document's relevance) instead of the composite's.
 
     :raises assay.AssayError: ``INVALID_INPUT`` / ``MALFORMED_INPUT`` for a result that is none
         of those, with its position (``[3]``, or ``[name]``) in the path.
@@ -216,7 +229,7 @@ def gate_items(
     items = []
     for position, (name, raw) in enumerate(entries):
         try:
-            items.append(_item(raw, name, position, scorer))
+            items.append(_item(raw, name, position, scorer, router))
         except assay.AssayError as error:
             raise _at(error, f"[{name if name is not None else position}]") from error
     return items
@@ -228,18 +241,21 @@ def check_context_quality(
     floor: float = GATE_FLOOR,
     *,
     scorer: QualityScorer | None = None,
+    router: CragRouter | None = None,
 ) -> GateResult:
     """The gate's verdict on a benchmark's results: passed when the mean score is above
     ``threshold`` and no score is below ``floor``.
 
     :param scorer: the composite used for retrievals (default :class:`QualityScorer` with the
         specification's weights).
+    :param router: score retrievals with this router instead (see :func:`gate_items`); pass
+        its thresholds too (``router.upper``, ``router.lower`` in paper mode).
     :raises assay.AssayError: ``INVALID_CONFIG`` for a threshold or floor outside [0, 1];
         ``INVALID_INPUT`` for no results or a result that is not one (see :func:`gate_items`).
     """
     threshold = config_number(threshold, "threshold")
     floor = config_number(floor, "floor")
-    items = gate_items(results, scorer)
+    items = gate_items(results, scorer, router=router)
     if not items:
         raise assay.AssayError(assay.ErrorCode.INVALID_INPUT, "no results to gate", "results")
     mean = sum(item.score for item in items) / len(items)
@@ -254,6 +270,7 @@ def assert_context_quality(
     *,
     worst: int = 5,
     scorer: QualityScorer | None = None,
+    router: CragRouter | None = None,
 ) -> GateResult:
     """:func:`check_context_quality` for a test: returns the result when the gate passes.
 
@@ -261,7 +278,7 @@ def assert_context_quality(
         results under the floor and the ``worst`` lowest).
     :raises assay.AssayError: as :func:`check_context_quality`.
     """
-    result = check_context_quality(results, threshold, floor, scorer=scorer)
+    result = check_context_quality(results, threshold, floor, scorer=scorer, router=router)
     if not result.passed:
         raise AssertionError(result.message(worst))
     return result
