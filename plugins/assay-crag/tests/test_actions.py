@@ -25,13 +25,30 @@ from assay_crag.text import query_terms, split_sentences
             ("List the side effects of ibuprofen", "Explain its dosage for adults"),
         ),
         (
-            "Were Scott Derrickson and Ed Wood of the same nationality?",
-            ("Were Scott Derrickson?", "Ed Wood of the same nationality?"),
+            "What year was the band formed, and who was its first singer?",
+            ("What year was the band formed?", "Who was its first singer?"),
         ),
     ],
 )
 def test_compound_questions_split(query: str, parts: tuple[str, ...]) -> None:
     assert decompose_query(query) == parts
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Were Scott Derrickson and Ed Wood of the same nationality?",
+        "Who is older, Annie Morton or Terry Richardson?",
+        "Are Local H and For Against both from the United States?",
+    ],
+)
+def test_a_comparison_is_not_split_into_fragments(query: str) -> None:
+    """HotpotQA comparison questions join two names, not two questions."""
+    assert decompose_query(query) == (
+        query,
+        f"What information exists about: {query}",
+        f"{query.rstrip('?')} details and specifics",
+    )
 
 
 def test_a_title_with_and_is_not_split_into_fragments() -> None:

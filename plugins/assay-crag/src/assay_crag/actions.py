@@ -48,15 +48,41 @@ def _is_meaningful(part: str, min_topic_words: int) -> bool:
     return len(part) > 10 and len(_topic_words(part)) >= min_topic_words
 
 
+_OWN_CLAUSE = re.compile(
+    r"^(?:what|how|when|where|who|whom|which|why|list|explain|describe|give|name|compare|"
+    r"summari[sz]e|show|tell)\s+",
+    re.I,
+)
+"""How a piece after a connective opens when it asks something of its own: a question word
+(``what is its population``) or a request (``explain its dosage``). Not an auxiliary or
+``whose``: after a connective those continue the question before (``the player who ... and
+was head coach``, ``the university whose main campus ... and whose branch campuses``)."""
+
+
+def _splits(pieces: list[str], min_topic_words: int) -> bool:
+    """Whether a question split at its connectives gives questions of their own: every piece
+    meaningful, and every piece after the first opening as a question or request. A comparison
+    (``Were Scott Derrickson and Ed Wood of the same nationality?``) or a title (``Romeo and
+    Juliet``) joins names, not questions, and stays whole."""
+    return (
+        len(pieces) > 1
+        and all(_is_meaningful(p, min_topic_words) for p in pieces)
+        and all(_OWN_CLAUSE.match(p) for p in pieces[1:])
+    )
+
+
 def decompose_query(query: str, min_topic_words: int = 1) -> tuple[str, ...]:
     """Sub-queries of a compound question, or variant phrasings of a simple one.
 
     The query is first split into separate questions (at ``?`` followed by more text, and at ``;``),
     then each question at the connectives *and*, *or*, *also*, *additionally*. A split is kept only
-    if every piece is longer than 10 characters (the specification's rule) and has at least
-    ``min_topic_words`` topic words (words of three or more letters that are not stop words), so
-    "Who wrote Romeo and Juliet?" stays whole ("Juliet?" is too short) while "What is the capital of
-    France and what is its population?" becomes two questions. Pieces are trimmed, end with ``?``
+    if every piece is longer than 10 characters (the specification's rule), has at least
+    ``min_topic_words`` topic words (words of three or more letters that are not stop words), and
+    every piece after the first asks something of its own (opens with a question word such as
+    *what* or a request such as *explain*). So "What is the capital of France and what is its
+    population?" becomes two questions, while "Who wrote Romeo and Juliet?" and the comparison
+    "Were Scott Derrickson and Ed Wood of the same nationality?" stay whole (a fragment such as
+    "Ed Wood of the same nationality?" would retrieve nothing useful). Pieces are trimmed, end with ``?``
     when the query did, start with a capital letter, and are unique.
 
     When nothing splits, the specification's three variants are returned: the query itself,
@@ -71,7 +97,7 @@ def decompose_query(query: str, min_topic_words: int = 1) -> tuple[str, ...]:
     for question in _QUESTION_BREAK.split(query):
         question = _LEADING_CONNECTIVE.sub("", question)
         pieces = [p.strip(" ,") for p in _CONNECTIVE.split(question) if p.strip(" ,")]
-        if len(pieces) > 1 and all(_is_meaningful(p, min_topic_words) for p in pieces):
+        if _splits(pieces, min_topic_words):
             parts.extend(pieces)
         elif question.strip():
             parts.append(question.strip())
