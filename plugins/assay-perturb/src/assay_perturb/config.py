@@ -20,14 +20,14 @@ Shape (every key but ``pipeline.command`` and ``decision.field`` has a default):
     cache: true                      # reuse finished invocations with the same command and input
 
 Unknown keys are refused. Every problem raises :class:`assay.AssayError` with code
-``INVALID_CONFIG`` and the dotted key path (``CONFIG_NOT_FOUND`` when the file is missing).
+``INVALID_CONFIG`` and the dotted key path (``IO_ERROR`` when the file cannot be read, as for
+every command).
 """
 
 from __future__ import annotations
 
 import math
 import shlex
-import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -258,22 +258,21 @@ def load_config(path: str | Path = CONFIG_FILE) -> tuple[PerturbConfig, str]:
     :return: the configuration (``cases_dir`` resolved against the file's folder, or the working
         directory for standard input) and the file's text (kept in the run directory as the
         configuration used).
-    :raises assay.AssayError: ``CONFIG_NOT_FOUND`` when missing or unreadable; ``INVALID_CONFIG``
+    :raises assay.AssayError: ``IO_ERROR`` when missing or unreadable (``MALFORMED_INPUT`` when
+        not UTF-8 text); ``INVALID_CONFIG``
         when not YAML (path ``file:line``) or not a valid configuration.
     """
     import yaml  # type: ignore[import-untyped]  # lazy: keeps `assay plugins` fast
 
+    from assay.cli import read_text_input
+
     file = Path(path)
     where_file = "<stdin>" if str(path) == "-" else str(file)
     try:
-        text = sys.stdin.read() if str(path) == "-" else file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise assay.AssayError(
-            "CONFIG_NOT_FOUND",
-            f"cannot read the configuration ({exc.__class__.__name__}); "
-            "run `assay perturb init` to write a starter",
-            where_file,
-        ) from exc
+        text = read_text_input(path)
+    except assay.AssayError as error:  # as every command says it: IO_ERROR, MALFORMED_INPUT
+        hint = "; run `assay perturb init` to write a starter" if error.code == "IO_ERROR" else ""
+        raise assay.AssayError(error.code, error.message + hint, error.path) from error
     try:
         data = yaml.safe_load(text)
     except (RecursionError, ValueError) as exc:  # nested too deeply, an integer too long
