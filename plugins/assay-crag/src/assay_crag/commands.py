@@ -128,25 +128,33 @@ def _mode_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[...,
     "behaviour; reads the retriever's scores)."
 )
 @click.option(
-    "--correct-at", type=float, default=0.7, show_default=True, help="composite mode: correct."
+    "--correct-at",
+    type=float,
+    default=0.7,
+    show_default=True,
+    help="Composite mode: correct at or above this.",
 )
 @click.option(
-    "--incorrect-at", type=float, default=0.3, show_default=True, help="composite: incorrect."
+    "--incorrect-at",
+    type=float,
+    default=0.3,
+    show_default=True,
+    help="Composite mode: incorrect at or below this.",
 )
 @click.option(
-    "--upper", type=float, default=None, help="paper mode upper threshold (default 0.46)."
+    "--upper", type=float, default=None, help="Paper mode: the upper threshold (default 0.46)."
 )
 @click.option(
-    "--lower", type=float, default=None, help="paper mode lower threshold (default 0.37)."
+    "--lower", type=float, default=None, help="Paper mode: the lower threshold (default 0.37)."
 )
 @click.option(
     "--scorer",
     default="lexical",
     show_default=True,
-    help="document scorer: lexical, topical, metric:<id> or judge:<name>.",
+    help="Document scorer: lexical, topical, metric:<id> or judge:<name>.",
 )
-@click.option("--refine", is_flag=True, help="attach refined knowledge strips to the action.")
-@click.option("--json", "as_json", is_flag=True, help="print JSON instead of text.")
+@click.option("--refine", is_flag=True, help="Attach refined knowledge strips to the action.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def decide_command(
     file: str,
     mode: str,
@@ -342,7 +350,7 @@ def gate_command(
     default="auto",
     show_default=True,
 )
-@click.option("--json", "as_json", is_flag=True, help="print JSON instead of text.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def ab_command(
     file: str,
     alpha: float,
@@ -436,12 +444,12 @@ def _score_of(record: Any, number: int) -> float:
 
 @route_group.command("alerts")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--baseline", type=float, required=True, help="baseline mean quality.")
-@click.option("--window", type=int, default=50, show_default=True, help="recent scores averaged.")
+@click.option("--baseline", type=float, required=True, help="Baseline mean quality.")
+@click.option("--window", type=int, default=50, show_default=True, help="Recent scores averaged.")
 @click.option("--degradation", type=float, default=0.15, show_default=True)
 @click.option("--critical-below", type=float, default=0.4, show_default=True)
-@click.option("--batch", is_flag=True, help="check all scores at once (the specification's check).")
-@click.option("--json", "as_json", is_flag=True, help="print alerts as JSON Lines.")
+@click.option("--batch", is_flag=True, help="Check all scores at once (the specification's check).")
+@click.option("--json", "as_json", is_flag=True, help="Print alerts as JSON Lines.")
 @click.pass_context
 def alerts_command(
     ctx: click.Context,
