@@ -1,4 +1,4 @@
-"""The default metric list on a RAG pipeline's own outputs: examples/evaluation/data/
+"""The default metric list (and profile grounded) on a RAG pipeline's own outputs: examples/evaluation/data/
 pipeline_outputs.csv, answers written as sentences with citation markers."""
 
 from __future__ import annotations
@@ -25,15 +25,18 @@ def test_the_default_list_passes_the_cited_right_answers_and_fails_the_wrong_one
         }
         for row in rows
     ]
-    results = dict(zip([row["id"] for row in rows], evaluate_batch(samples).results, strict=True))
-    passing = {sample_id for sample_id, result in results.items() if result.passed}
+    ids = [row["id"] for row in rows]
+    for profile in (None, "grounded"):  # the default list, and with answer_support
+        batch = evaluate_batch(samples, options={"profile": profile})
+        results = dict(zip(ids, batch.results, strict=True))
+        passing = {sample_id for sample_id, result in results.items() if result.passed}
+        # the right answer that still fails, and why: q7 says "keeps" for "stores" and adds
+        # "so it is reached faster", which no passage states
+        assert passing == {"q1", "q2", "q3", "q4", "q6"}, profile
+        assert not passing & WRONG
+        assert results["q3"].metrics["claim_support"].passed is True
     # q3 "Mary Shelley wrote Frankenstein." turns the passage's passive ("written by ... Mary
-    # Shelley") around and passes: answer_support reads the other voice as the same order. The
-    # right answer that still fails, and why: q7 says "keeps" for "stores" and adds "so it is
-    # reached faster", which no passage states.
-    assert passing == {"q1", "q2", "q3", "q4", "q6"}
-    assert not passing & WRONG
+    # Shelley") around and passes: answer_support reads the other voice as the same order
     q3 = results["q3"].metrics
-    assert q3["claim_support"].passed is True
     assert q3["answer_support"].passed is True
     assert "Unsupported" not in (q3["answer_support"].explanation or "")
