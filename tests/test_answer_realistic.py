@@ -1,5 +1,6 @@
-"""The default metric list (and profile grounded) on a RAG pipeline's own outputs: examples/evaluation/data/
-pipeline_outputs.csv, answers written as sentences with citation markers."""
+"""The default metric list (and profile grounded) on a RAG pipeline's own outputs:
+examples/evaluation/data/pipeline_outputs.csv, answers written as sentences with citation
+markers."""
 
 from __future__ import annotations
 
