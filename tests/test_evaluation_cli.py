@@ -233,6 +233,16 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+# SIGINT's default disposition, as a terminal gives it: a process started in the background of a
+# non-interactive shell (a CI runner may be one) inherits SIGINT ignored, and Python keeps it so,
+# which would make Ctrl-C a no-op in the process under test. Set to SIG_DFL, it survives the exec.
+DEFAULT_SIGINT = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "os.execv(sys.argv[1], sys.argv[1:])"
+)
+WORKERS = ("--workers", "2", "--json")
+
+
 def _start_eval_with_workers(tmp_path: Path) -> tuple[subprocess.Popen, set[int]]:
     """``assay eval --workers 2`` on a large-ish input, in its own session, once its two workers
     are running."""
@@ -241,7 +251,7 @@ def _start_eval_with_workers(tmp_path: Path) -> tuple[subprocess.Popen, set[int]
     big.write_text("\n".join(lines * (20_000 // len(lines) + 1)) + "\n", encoding="utf-8")
     env = {**os.environ, "ASSAY_PLUGINS": "evaluation,faithfulness"}
     process = subprocess.Popen(
-        [str(_assay_script()), "eval", str(big), "--workers", "2", "--json"],
+        [sys.executable, "-c", DEFAULT_SIGINT, str(_assay_script()), "eval", str(big), *WORKERS],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         env=env,

@@ -21,11 +21,20 @@ from assay_mcp.server import check_message
 pytest.importorskip("assay_jeffreys", reason="the gate plugin registers a tool")
 
 
+# SIGINT's default disposition, as a terminal gives it: a process started in the background of a
+# non-interactive shell (a CI runner may be one) inherits SIGINT ignored, and Python keeps it so,
+# which would make Ctrl-C a no-op in the process under test. Set to SIG_DFL, it survives the exec.
+DEFAULT_SIGINT = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "os.execv(sys.argv[1], sys.argv[1:])"
+)
+
+
 class Server:
     def __init__(self) -> None:
         script = Path(sys.executable).parent / "assay"
         self.proc = subprocess.Popen(
-            [str(script), "mcp"],
+            [sys.executable, "-c", DEFAULT_SIGINT, str(script), "mcp"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
