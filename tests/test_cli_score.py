@@ -230,8 +230,8 @@ def test_missing_file_is_an_io_error() -> None:
     result = assay("score", "/nonexistent/answer.json")
     assert result.returncode == 2
     last = result.stderr.splitlines()[-1]
-    assert (
-        last == "error [IO_ERROR] cannot read /nonexistent/answer.json: No such file or directory"
+    assert last == (
+        "error [IO_ERROR] /nonexistent/answer.json: cannot read the file: No such file or directory"
     )
 
 

@@ -146,8 +146,8 @@ def echo_json(value: Any, *, pretty: bool = True) -> None:
 def read_text_input(path: str | os.PathLike[str]) -> str:
     """The UTF-8 text of ``path``, or of standard input when ``path`` is ``-``.
 
-    :raises AssayError: ``IO_ERROR`` when it cannot be read, ``MALFORMED_INPUT`` when it is not
-        UTF-8 text.
+    :raises AssayError: ``IO_ERROR`` (path: the file) when it cannot be read, ``MALFORMED_INPUT``
+        when it is not UTF-8 text.
     """
     name = "standard input" if str(path) == "-" else str(path)
     try:
@@ -155,7 +155,7 @@ def read_text_input(path: str | os.PathLike[str]) -> str:
             return sys.stdin.buffer.read().decode("utf-8")
         return Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise AssayError(ErrorCode.IO_ERROR, f"cannot read {name}: {exc.strerror}") from exc
+        raise AssayError(ErrorCode.IO_ERROR, f"cannot read the file: {exc.strerror}", name) from exc
     except UnicodeDecodeError as exc:
         raise AssayError(
             ErrorCode.MALFORMED_INPUT, f"{name} is not UTF-8 text (byte {exc.start})"

@@ -63,9 +63,8 @@ def test_missing_config_suggests_init(tmp_path: Path) -> None:
     with pytest.raises(assay.AssayError, match="assay perturb init") as info:
         load_config(tmp_path / "assay-perturb.yaml")
     assert info.value.code == "IO_ERROR"  # as every command reports a file it cannot read
-    assert info.value.message.startswith(
-        f"cannot read {tmp_path / 'assay-perturb.yaml'}: No such file or directory"
-    )
+    assert info.value.path == str(tmp_path / "assay-perturb.yaml")
+    assert info.value.message.startswith("cannot read the file: No such file or directory")
 
 
 @pytest.mark.parametrize(

@@ -57,7 +57,7 @@ def _bytes(path: str) -> bytes:
             return sys.stdin.buffer.read()
         return Path(path).read_bytes()
     except OSError as exc:
-        raise AssayError(ErrorCode.IO_ERROR, f"cannot read {path}: {exc.strerror}", path) from exc
+        raise AssayError(ErrorCode.IO_ERROR, f"cannot read the file: {exc.strerror}", path) from exc
 
 
 def _text(data: bytes, path: str) -> str:

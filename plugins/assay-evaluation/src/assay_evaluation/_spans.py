@@ -40,7 +40,7 @@ def open_input(path: str) -> IO[bytes]:
     try:
         return open(path, "rb")
     except OSError as exc:
-        raise AssayError(ErrorCode.IO_ERROR, f"cannot read {path}: {exc.strerror}", path) from exc
+        raise AssayError(ErrorCode.IO_ERROR, f"cannot read the file: {exc.strerror}", path) from exc
 
 
 def numbered(lines: Iterable[bytes], first: int = 1) -> Iterator[tuple[int, bytes]]:
@@ -97,7 +97,7 @@ class LineSpan:
                 data = handle.read(self.end - self.begin)
             except OSError as exc:
                 raise AssayError(
-                    ErrorCode.IO_ERROR, f"cannot read {self.path}: {exc.strerror}", self.path
+                    ErrorCode.IO_ERROR, f"cannot read the file: {exc.strerror}", self.path
                 ) from exc
         if (stat.st_size, stat.st_mtime_ns) != self.version or data.count(b"\n") != self.lines:
             raise AssayError(
@@ -151,7 +151,7 @@ def _read(handle: IO[bytes], path: str, begin: int, size: int) -> tuple[bytes, b
         handle.seek(begin)
         block = handle.read(size)
     except OSError as exc:
-        raise AssayError(ErrorCode.IO_ERROR, f"cannot read {path}: {exc.strerror}", path) from exc
+        raise AssayError(ErrorCode.IO_ERROR, f"cannot read the file: {exc.strerror}", path) from exc
     return block, len(block) < size
 
 

@@ -156,6 +156,8 @@ def _score_stream(
     try:
         handle = open(file, "rb")  # noqa: SIM115 - closed below
     except OSError as exc:
-        raise AssayError(ErrorCode.IO_ERROR, f"cannot read {file}: {exc.strerror}") from exc
+        raise AssayError(
+            ErrorCode.IO_ERROR, f"cannot read the file: {exc.strerror}", str(file)
+        ) from exc
     with handle:
         return score_jsonl(handle, sink, config, **options)
