@@ -202,3 +202,19 @@ def test_a_bad_return_value_errors_that_sample_and_the_run_goes_on(tmp_path):
     assert [by_id[i]["big"]["status"] for i in ("s0", "s2")] == ["pass", "pass"]
     assert {m["boom"]["status"] for m in by_id.values()} == {"error"}
     assert "big: 1 of 3 results are errors" in " ".join(lines[-1]["aggregate"]["gate"]["reasons"])
+
+
+def test_a_metric_named_like_a_plugins_is_ambiguous_not_unknown():
+    """A runtime metric with a plugin metric's name: the bare name is refused as ambiguous,
+    naming both providers and the plugin/name forms; each qualified name works."""
+    pytest.importorskip("assay_faithfulness", reason="needs the assay-faithfulness plugin")
+    registry = assay.build_registry(env={"ASSAY_PLUGINS": "faithfulness"})
+    metric(lambda sample: 1.0, name="claim_support", registry=registry)
+    for metrics, path in ((None, None), (["claim_support"], "metrics[0]")):
+        with pytest.raises(assay.AssayError) as caught:
+            evaluate(SAMPLE, metrics, registry=registry)
+        assert (caught.value.code, caught.value.path) == ("AMBIGUOUS_NAME", path)
+        assert "faithfulness/claim_support" in caught.value.message
+        assert "runtime/claim_support" in caught.value.message
+    for name, score in (("runtime/claim_support", 1.0), ("faithfulness/claim_support", 1.0)):
+        assert evaluate(SAMPLE, [name], registry=registry).composite_score == score

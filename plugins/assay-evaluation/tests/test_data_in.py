@@ -401,3 +401,18 @@ def test_a_warning_about_the_data_points_at_the_callers_line(registry, options):
             evaluate_batch(rows, ["claim_support"], options, registry=registry)
     assert len(caught) == 1
     assert caught[0].filename == __file__  # this line, not the reader's
+
+
+def test_a_json_file_is_read_as_json_whatever_it_holds(tmp_path):
+    """``.json`` is JSON by its extension: an array, or one object per line; text that is not
+    JSON is a JSON error at its line, not a guess at another format."""
+    sample = {"question": "q", "answer": "Paris", "contexts": ["Paris is in France."]}
+    array, lines, table = tmp_path / "a.json", tmp_path / "l.json", tmp_path / "t.json"
+    array.write_text(json.dumps([sample]), encoding="utf-8")
+    lines.write_text(json.dumps(sample) + "\n" + json.dumps(sample) + "\n", encoding="utf-8")
+    table.write_text('question,answer,contexts\nq,a,"[""c""]"\n', encoding="utf-8")
+    assert [s.answer for s in read_samples(array)] == ["Paris"]
+    assert [s.answer for s in read_samples(lines)] == ["Paris", "Paris"]
+    with pytest.raises(assay.AssayError) as caught:
+        read_samples(table)
+    assert caught.value.code == "MALFORMED_INPUT" and "not valid JSON" in caught.value.message

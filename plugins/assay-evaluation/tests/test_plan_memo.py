@@ -47,7 +47,7 @@ def test_a_registration_or_a_changed_metric_resolves_again():
     registry.register(Length(), provider="other")  # now ambiguous: resolved again, and refused
     with pytest.raises(assay.AssayError) as refused:
         memo.plan(["length"], options, registry)
-    assert refused.value.code == "UNKNOWN_METRIC"
+    assert refused.value.code == "AMBIGUOUS_NAME"
 
 
 def test_metric_objects_are_reused_only_when_they_are_the_same_object():

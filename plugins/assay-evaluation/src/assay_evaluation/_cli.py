@@ -34,6 +34,7 @@ from assay_evaluation._judge_config import judge_from_config
 from assay_evaluation._options import check_scheduler, check_timestamp, parse_options, snake_case
 from assay_evaluation._outcome import status_of
 from assay_evaluation._plan import resolve_plan
+from assay_evaluation._profiles import DEFAULT_METRICS
 from assay_evaluation._progress import ProgressLine
 from assay_evaluation._readers import FORMATS
 from assay_evaluation._summary import summary_text
@@ -253,7 +254,10 @@ def _gate(config: dict[str, Any], cli: dict[str, Any]) -> Gate:
     help=f"Import a Python file (or module) of your own @metric functions first (repeatable; "
     f"also {PLUGINS_ENV}=a.py{os.pathsep}b.py).",
 )
-@click.option("--metrics", help="Comma-separated metric ids (default: the default metric set).")
+@click.option(
+    "--metrics",
+    help=f"Comma-separated metric ids (default: {', '.join(DEFAULT_METRICS)}; see --profile).",
+)
 @click.option(
     "--profile",
     help="A named list of metrics instead of --metrics (default: claim_support; grounded: "

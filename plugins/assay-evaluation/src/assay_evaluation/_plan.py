@@ -156,7 +156,16 @@ def _known(registry: Registry, kind: str, name: str, names: list[str]) -> bool:
     return (name in names or "/" in name) and registry.has(kind, name)
 
 
-def _unknown(metric_id: str, registry: Registry, path: str) -> AssayError:
+def _unknown(metric_id: str, registry: Registry, path: str | None) -> AssayError:
+    """Why ``metric_id`` names no one metric: the registry's ``AMBIGUOUS_NAME`` when several
+    plugins register it (each by its ``plugin/name``), else ``UNKNOWN_METRIC``."""
+    for kind in ("metric", LLM_METRIC_KIND):
+        for name in dict.fromkeys((metric_id, snake_case(metric_id))):
+            if name in registry.names(kind):
+                try:
+                    registry.lookup(kind, name)
+                except AssayError as error:
+                    return AssayError(error.code, error.message, path, error.details)
     known = sorted(set(registry.names("metric")) | set(registry.names(LLM_METRIC_KIND)))
     return AssayError(
         Code.UNKNOWN_METRIC,
@@ -306,7 +315,11 @@ def resolve_plan(
         )
     steps: list[MetricStep] = []
     for index, raw_id in enumerate(ids):
-        path = f"metrics[{index}]"
+        path: str | None = None  # the field at fault; none for the default list
+        if metrics is not None:
+            path = f"metrics[{index}]"
+        elif options.profile is not None:
+            path = "options.profile"
         if not isinstance(raw_id, str):  # a Metric object, checked by _direct_metrics
             steps.append(_step(raw_id.id, raw_id, "direct", thresholds, weights))
             continue
@@ -329,7 +342,7 @@ def resolve_plan(
         metric = registry.get(LLM_METRIC_KIND if mode == "llm" else "metric", found)
         if isinstance(metric, type):
             kind = "llm-metric" if mode == "llm" else "Metric"
-            refuse_class(metric, kind, path, _provider(registry, found, mode))
+            refuse_class(metric, kind, path or "metrics", _provider(registry, found, mode))
         steps.append(_step(found, metric, mode, thresholds, weights, metric_id))
     if metrics is None and options.mode != "heuristic" and not any(s.mode == "llm" for s in steps):
         raise AssayError(

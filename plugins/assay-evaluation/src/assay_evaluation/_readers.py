@@ -35,6 +35,7 @@ FORMATS = ("jsonl", "json", "csv", "parquet")
 """File formats ``assay eval`` and :func:`read_samples` read."""
 
 _EXTENSIONS = {
+    ".json": "jsonl",  # a JSON array when it opens with "[" (below), else JSON Lines
     ".jsonl": "jsonl",
     ".ndjson": "jsonl",
     ".csv": "csv",
