@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import pickle
 import sys
 from pathlib import Path
 
@@ -348,6 +349,9 @@ def test_ragas_score_columns_are_quiet_and_a_typo_still_warns():
     with pytest.warns(SampleFieldWarning) as caught:
         read_samples(rows)
     assert [w.message.path for w in caught] == ["samples[0].questoin"]
+    shown = caught[0].message
+    for copy in (pickle.loads(pickle.dumps(shown)), SampleFieldWarning(*shown.args)):
+        assert (copy.message, copy.path, str(copy)) == (shown.message, shown.path, str(shown))
 
 
 def _one_record_everywhere(tmp_path: Path, record: dict) -> dict[str, object]:

@@ -354,6 +354,8 @@ def test_otherwise_each_problem_is_a_field_warning() -> None:
     )
     copy = pickle.loads(pickle.dumps(caught[0].message))
     assert isinstance(copy, FieldWarning) and copy.warning == PROBLEM
+    rebuilt = FieldWarning(*caught[0].message.args)  # how pytest-xdist relays a worker's warning
+    assert str(rebuilt) == str(caught[0].message) and rebuilt.warning == PROBLEM
     report_field_problems([], strict=True, code="INVALID_INPUT")  # nothing to report
 
 

@@ -154,9 +154,12 @@ class SampleFieldWarning(UserWarning):
     code = "UNKNOWN_FIELD"
 
     def __init__(self, message: str, path: str) -> None:
-        super().__init__(f"{path}: {message}")
+        super().__init__(message, path)  # rebuilt from its args when copied or pickled
         self.message = message
         self.path = path
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
 
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep

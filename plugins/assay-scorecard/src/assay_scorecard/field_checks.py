@@ -86,11 +86,13 @@ class FieldWarning(UserWarning):
     """
 
     def __init__(self, warning: ScoreWarning) -> None:
-        super().__init__(f"{warning.path}: {warning.message}")
+        # args hold what the constructor takes, so copies (pickle, the warning relayed from a
+        # pytest-xdist worker) rebuild it as FieldWarning(*args)
+        super().__init__(warning)
         self.warning = warning
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.warning,))
+    def __str__(self) -> str:
+        return f"{self.warning.path}: {self.warning.message}"
 
 
 _SHOWN: dict[Any, Any] = {}
