@@ -8,7 +8,8 @@ HaluEval shape).
 1. Per answer, in one process: ``assay_answer.score_answer(question, answer, [passage])`` is
    timed call by call with ``time.perf_counter_ns`` over every record, in --repeat passes; the
    median and 90th percentile of the pass with the lowest median are printed (microseconds),
-   and the median over all passes. Every pass starts cold: the detector's memoized passages,
+   and the median over all passes, then the medians of each question's first answer (which reads
+   the passage) and of its second answer. Every pass starts cold: the detector's memoized passages,
    questions and tables are cleared first (``clear_answer_caches``), so the first answer to
    each question pays for reading its question and passage, as a new question does, and the
    second (its other answer) reuses them. The whole call
@@ -99,6 +100,11 @@ def show(title: str, passes: list[list[int]]) -> None:
         f"p90 {statistics.quantiles(best, n=10)[8] / 1000:6.1f} us   "
         f"(all {len(passes)} passes: median {statistics.median(every) / 1000:6.1f} us)"
     )
+    if len(best) > 1:  # records alternate: a question's first answer, then its second
+        print(
+            f"{'':<42}first answer to a question {statistics.median(best[0::2]) / 1000:6.1f} us, "
+            f"second {statistics.median(best[1::2]) / 1000:6.1f} us (medians)"
+        )
 
 
 _STREAM = """
