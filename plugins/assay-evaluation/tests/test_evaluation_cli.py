@@ -311,6 +311,38 @@ def test_an_output_that_is_a_folder_is_an_io_error(data, tmp_path):
     assert err == f"error [IO_ERROR] --output: cannot write {tmp_path}: it is a folder\n"
 
 
+@pytest.mark.parametrize("option", ["DATA", "--config", "--baseline"])
+def test_a_folder_to_read_is_an_io_error_line_not_a_usage_screen(data, tmp_path, option):
+    # click's "Usage: ... Error: Invalid value" screen broke the one-line error convention
+    args = [tmp_path] if option == "DATA" else [data, option, tmp_path]
+    code, out, err = run(*args)
+    assert (code, out) == (assay.ExitCode.USAGE, "")
+    assert err.startswith(f"error [IO_ERROR] {tmp_path}: cannot read the file")
+    assert "Usage:" not in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("name", ["results.json", "results.txt", "results"])
+def test_an_output_name_without_a_known_extension_is_refused_before_evaluating(
+    data, tmp_path, name
+):
+    # results.json used to be written as JSON Lines, which json.load cannot read back
+    target = tmp_path / name
+    code, out, err = run(data, "--output", target)
+    assert (code, out) == (assay.ExitCode.USAGE, "")
+    assert err.startswith(f"error [INVALID_OPTION] --output: cannot tell what to write to {target}")
+    assert ".jsonl or .ndjson" in err and not target.exists()
+
+
+@pytest.mark.parametrize("name", ["results.ndjson", "results.JSONL"])
+def test_the_results_stream_takes_either_json_lines_extension(data, tmp_path, name):
+    target = tmp_path / name
+    code, _, err = run(data, *LENIENT, "--output", target)
+    assert code == 0, err
+    assert [json.loads(line)["key"] for line in target.read_text().splitlines()] == [
+        f"s{i}" for i in range(6)
+    ]
+
+
 def test_a_results_stream_that_cannot_be_opened_is_an_io_error(data, tmp_path):
     from assay_evaluation._stream import ResultStream
 

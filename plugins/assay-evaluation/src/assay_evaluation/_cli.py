@@ -28,7 +28,7 @@ from assay_evaluation._api import evaluate_batch
 from assay_evaluation._batch_result import BatchEvalResult
 from assay_evaluation._codes import EvaluationErrorCode as Code
 from assay_evaluation._columns import SampleFieldWarning
-from assay_evaluation._export import save_results
+from assay_evaluation._export import OUTPUT_FORMATS, save_results
 from assay_evaluation._gate import FAIL_ON, Gate, GateVerdict
 from assay_evaluation._judge_config import judge_from_config
 from assay_evaluation._options import check_scheduler, check_timestamp, parse_options, snake_case
@@ -225,7 +225,7 @@ def _gate(config: dict[str, Any], cli: dict[str, Any]) -> Gate:
 
 
 @click.command("eval")
-@click.argument("data", type=click.Path(dir_okay=False))
+@click.argument("data")  # a folder is IO_ERROR from the reader, not a click usage error
 @click.option(
     "--format",
     "input_format",
@@ -266,7 +266,6 @@ def _gate(config: dict[str, Any], cli: dict[str, Any]) -> Gate:
 @click.option(
     "--config",
     "config_path",
-    type=click.Path(dir_okay=False),
     help="JSON evaluator config: metrics, thresholds, compositeWeights, mode, judge, ...",
 )
 @click.option("--mode", type=click.Choice(["heuristic", "llm", "hybrid"]))
@@ -288,7 +287,6 @@ def _gate(config: dict[str, Any], cli: dict[str, Any]) -> Gate:
 @click.option("--repeats", type=int, help="Ask the judge this many times per prompt.")
 @click.option(
     "--baseline",
-    type=click.Path(dir_okay=False),
     help="A stored result (JSON) to detect regressions against.",
 )
 @click.option("--regression-threshold", type=float)
@@ -458,8 +456,22 @@ def _preflight(
 
 def _table_output(path: str | None, resume: bool) -> str | None:
     """``path`` when ``--output`` names a table (``.csv``, ``.parquet``: written once, at the
-    end); ``None`` for the results stream (any other name, conventionally ``.jsonl``)."""
-    if not path or Path(path).suffix.lower() not in (".csv", ".parquet"):
+    end); ``None`` for the results stream (``.jsonl``, ``.ndjson``).
+
+    :raises AssayError: ``INVALID_OPTION`` for another extension (``results.json`` would hold
+        JSON Lines, not the JSON array its name promises), or ``--resume`` with a table.
+    """
+    if not path:
+        return None
+    suffix = Path(path).suffix.lower()
+    if suffix not in OUTPUT_FORMATS:
+        raise AssayError(
+            Code.INVALID_OPTION,
+            f"cannot tell what to write to {path}: the file name must end in .jsonl or .ndjson "
+            "(the results stream, one JSON object per line), .csv or .parquet",
+            "--output",
+        )
+    if suffix not in (".csv", ".parquet"):
         return None
     if resume:
         raise AssayError(
