@@ -111,6 +111,31 @@ def test_a_misspelled_signal_is_an_error_in_strict_validation(signals: dict[str,
     assert caught.value.path == f"signals.{next(iter(signals))}"
 
 
+WRONG = "Employees may carry over up to 10 unused vacation days into the next calendar year."
+STRONG = [  # five chunks found by three methods: balanced-v0.3 reviews WRONG on retrieval alone
+    {"id": f"handbook-{i}", "text": HANDBOOK, "retrievalScores": {"a": 0.91, "b": 0.84, "c": 0.88}}
+    for i in range(5)
+]
+
+
+@pytest.mark.parametrize("preset", ["grounded-v2", "Grounded-v1", "grounded", 1])
+def test_a_preset_that_is_not_registered_falls_back_to_grounded_not_balanced(
+    preset: object,
+) -> None:
+    grounded = score_answer(QUESTION, WRONG, STRONG).scorecard
+    balanced = score_answer(QUESTION, WRONG, STRONG, {"preset": "balanced-v0.3"}).scorecard
+    assert (grounded.recommended_action, balanced.recommended_action) == ("abstain", "review")
+    with pytest.warns(FieldWarning) as caught:
+        card = score_answer(QUESTION, WRONG, STRONG, {"preset": preset}).scorecard
+    assert (card.recommended_action, card.action_rule) == ("abstain", "abstain-on-warning")
+    (warning,) = [w.message.warning for w in caught]  # type: ignore[union-attr]
+    assert warning.path == "preset"
+    assert "so 'grounded-v1' applies to answer records" in warning.message
+    with pytest.raises(assay.AssayError) as refused:
+        score_answer(QUESTION, WRONG, STRONG, {"preset": preset, "validation": "strict"})
+    assert (refused.value.code, refused.value.path) == ("INVALID_CONFIG", "preset")
+
+
 def test_a_valid_signal_of_the_pipeline_overrides_the_derived_one_and_the_report_says_so() -> None:
     result = score_answer(QUESTION, RIGHT, SCORED, signals={"supportLevel": "low"})
     assert result.inputs["supportLevel"] == "low"

@@ -16,6 +16,7 @@ import assay
 import assay.testing
 import assay_scorecard
 import assay_scorecard.plugin
+from assay_scorecard.field_checks import FieldWarning
 
 sys.path.insert(0, str(Path(__file__).parent))
 from answer_toys import SUPPORTED, UNSUPPORTED, register_toys, toy_registry
@@ -75,6 +76,19 @@ def test_the_config_picks_preset_and_reader_and_record_signals_win() -> None:
     result = scorer.score({**UNSUPPORTED, "signals": {"supportLevel": "high"}})
     assert result.inputs["supportLevel"] == "high"
     assert result.scorecard.recommended_action == "answer"  # balanced: no support floor
+
+
+def test_a_misspelled_preset_scores_answer_records_with_grounded_not_balanced() -> None:
+    record = {**UNSUPPORTED, "signals": {"supportLevel": "high"}}
+    with pytest.warns(FieldWarning, match="'grounded-v1' applies to answer"):
+        scorer = answer_scorer({"preset": "balanced-v03"})  # a typo of balanced-v0.3
+    # balanced-v0.3 would answer (see above); grounded-v1 reviews one of two claims supported
+    card = scorer.score(record).scorecard
+    assert (card.recommended_action, card.action_rule) == ("review", "review-on-warning")
+    with pytest.raises(assay.AssayError) as caught:
+        answer_scorer({"preset": "balanced-v03", "validation": "strict"})
+    assert (caught.value.code, caught.value.path) == ("INVALID_CONFIG", "preset")
+    assert "did you mean 'balanced-v0.3'?" in caught.value.message
 
 
 def test_to_wire_holds_scorecard_signals_and_evidence() -> None:

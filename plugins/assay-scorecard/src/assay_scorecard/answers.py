@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 import orjson
 
-from assay import AssayError, ErrorCode, Registry
+from assay import AssayError, ErrorCode, Registry, ScoreWarning, default_registry
 from assay_scorecard.answer_records import (
     INVALID_ANSWER_RECORD,
     AnswerRecord,
@@ -25,7 +25,8 @@ from assay_scorecard.answer_records import (
     read_answer_record,
 )
 from assay_scorecard.engine import Scorer, cached_scorer, create_scorer
-from assay_scorecard.field_checks import report_field_problems
+from assay_scorecard.field_checks import preset_problem, report_field_problems
+from assay_scorecard.input_checks import INVALID_VALUE
 from assay_scorecard.presets import GROUNDED_PRESET
 from assay_scorecard.readers import SignalReader, find_reader, read_signals
 from assay_scorecard.render import render_html, render_markdown, render_text
@@ -140,15 +141,43 @@ def split_reader(config: Config) -> tuple[dict[str, Any], str | None]:
     return wire, reader
 
 
-def answer_config(config: Config) -> tuple[dict[str, Any], str | None]:
+def answer_config(
+    config: Config, registry: Registry | None = None
+) -> tuple[dict[str, Any], str | None]:
     """The scoring config of answer records and the reader it names: :func:`split_reader`,
-    with ``preset`` ``grounded-v1`` when the config names none.
+    with ``preset`` ``grounded-v1`` when the config names none, or names no registered preset.
 
-    :raises AssayError: as :func:`split_reader`.
+    An unregistered name (``"grounded-v2"``, ``"Grounded-v1"``) or a value that is not a
+    string falls back to ``grounded-v1``, not to the scorecard's default ``balanced-v0.3``
+    (which answers an unsupported answer whose retrieval scores are high): a
+    :class:`~assay_scorecard.FieldWarning` with a did-you-mean says so, or, with
+    ``"validation": "strict"``, an ``INVALID_CONFIG`` error at ``preset``.
+
+    :param registry: where the preset is looked up; default :func:`assay.default_registry`.
+    :raises AssayError: as :func:`split_reader`; ``INVALID_CONFIG`` as above.
     """
     wire, reader = split_reader(config)
-    if wire.get("preset") is None:
+    preset = wire.get("preset")
+    if preset is None:
         wire["preset"] = GROUNDED_PRESET
+        return wire, reader
+    registry = default_registry() if registry is None else registry
+    if isinstance(preset, str) and registry.has("preset", preset):
+        return wire, reader
+    scope = " to answer records"
+    problem = preset_problem(preset, registry.names("preset"), GROUNDED_PRESET, scope)
+    if problem is None:  # not a string
+        problem = ScoreWarning(
+            INVALID_VALUE,
+            "warn",
+            f"expected the name of a preset, got {type(preset).__name__}, so "
+            f"{GROUNDED_PRESET!r} applies{scope}",
+            "preset",
+        )
+    report_field_problems(
+        [problem], strict=wire.get("validation") == "strict", code=ErrorCode.INVALID_CONFIG
+    )
+    wire["preset"] = GROUNDED_PRESET
     return wire, reader
 
 
@@ -261,7 +290,7 @@ def create_answer_scorer(
     :raises AssayError: as :func:`~assay_scorecard.create_scorer` and
         :func:`~assay_scorecard.find_reader`.
     """
-    wire, configured = answer_config(config)
+    wire, configured = answer_config(config, registry)
     found = find_reader(reader if reader is not None else configured, registry)
     return AnswerScorer(create_scorer(wire, registry=registry), found)
 

@@ -396,7 +396,7 @@ def check_config_fields(
         elif key in _CONFIG_RULES:
             problem = value_problem(key, value, _CONFIG_RULES[key])
             if problem is None and key == "preset" and presets:
-                problem = _preset_problem(value, presets)
+                problem = preset_problem(value, presets)
             if problem is not None:
                 found.append(problem)
         elif key == "weights" and isinstance(value, Mapping):
@@ -412,7 +412,19 @@ def check_config_fields(
     return found
 
 
-def _preset_problem(value: Any, presets: Collection[str]) -> ScoreWarning | None:
+def preset_problem(
+    value: Any, presets: Collection[str], default: str = DEFAULT_PRESET, scope: str = ""
+) -> ScoreWarning | None:
+    """The ``invalid-value`` warning (path ``preset``) for a config's ``preset`` that names no
+    registered preset, saying that ``default`` applies instead; ``None`` for a registered name
+    (bare or ``plugin/name``), an absent preset (``None``) and a value that is not a string
+    (the type check reports that).
+
+    :param presets: the registered preset names.
+    :param default: the preset that applies instead: ``balanced-v0.3`` for scoring inputs,
+        ``grounded-v1`` for answer records.
+    :param scope: what it applies to, after the preset's name (``" to answer records"``).
+    """
     if not isinstance(value, str) or value in presets or value.rpartition("/")[2] in presets:
         return None
     meant = closest_name(value, presets)
@@ -420,7 +432,7 @@ def _preset_problem(value: Any, presets: Collection[str]) -> ScoreWarning | None
     return ScoreWarning(
         INVALID_VALUE,
         "warn",
-        f"{value!r} is not a registered preset, so {DEFAULT_PRESET!r} applies{hint}",
+        f"{value!r} is not a registered preset, so {default!r} applies{scope}{hint}",
         "preset",
     )
 
