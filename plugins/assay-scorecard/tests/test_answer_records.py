@@ -9,6 +9,7 @@ import pytest
 
 import assay
 from assay_scorecard import (
+    ANSWER_FIELD_ALIASES,
     INVALID_ANSWER_RECORD,
     INVALID_CONTEXT,
     Context,
@@ -165,6 +166,30 @@ def test_ragas_and_deepeval_names_are_read_as_the_fields_they_name() -> None:
     for named in (ragas, deepeval):
         read = read_answer_record(named)
         assert (read.question, read.answer, read.texts) == ("Who?", "Ada.", ["Ada wrote it."])
+
+
+@pytest.mark.parametrize(
+    ("bad", "meant"),
+    [
+        ({"user_input": "q", "respons": "a", "retrieved_contexts": []}, "response"),
+        ({"user_input": "q", "response": "a", "retrieved_context": []}, "retrieved_contexts"),
+        ({"input": "q", "actual_output": "a", "retrieval_contexts": []}, "retrieval_context"),
+        ({"input": "q", "actual_ouput": "a", "retrieval_context": []}, "actual_output"),
+    ],
+)
+def test_a_misspelled_ragas_or_deepeval_name_is_told_its_name(bad: Any, meant: str) -> None:
+    (typo,) = set(bad) - set(ANSWER_FIELD_ALIASES)
+    with pytest.raises(assay.AssayError) as caught:
+        read_answer_record(bad)
+    assert (caught.value.code, caught.value.path) == (INVALID_ANSWER_RECORD, typo)
+    assert caught.value.message == f"unknown key {typo!r}; did you mean {meant!r}?"
+
+
+def test_an_unknown_key_lists_every_name_a_record_may_use() -> None:
+    with pytest.raises(assay.AssayError) as caught:
+        read_answer_record({"user_input": "q", "response": "a", "retrieved_contexts": [], "zz": 1})
+    for name in ("question", "metadata", "user_input", "retrieved_contexts", "actual_output"):
+        assert name in caught.value.message
 
 
 @pytest.mark.parametrize(

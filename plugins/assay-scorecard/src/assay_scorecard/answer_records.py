@@ -84,7 +84,6 @@ _ALIASES = {
     "output": "answer",
     "generated_answer": "answer",
     "documents": "contexts",
-    "retrieved_context": "contexts",
     "context": "contexts",
 }
 
@@ -203,6 +202,8 @@ def _canonical(record: Mapping[Any, Any]) -> tuple[Mapping[Any, Any], Mapping[st
 
 
 _ALIAS_NAMES = frozenset(ANSWER_FIELD_ALIASES)
+_NAMES = (*_RECORD_KEYS, *ANSWER_FIELD_ALIASES)
+# every key a record may have: a misspelled ragas or DeepEval name (respons) is told its name
 _OWN_NAMES = {field: field for field in ("question", "answer", "contexts")}
 
 
@@ -243,7 +244,7 @@ def read_answer_record(record: Any) -> AnswerRecord:
         )
     for key in record:
         if key not in _RECORD_KEYS and key not in ANSWER_FIELD_ALIASES:
-            raise AssayError(INVALID_ANSWER_RECORD, _unknown(str(key), _RECORD_KEYS), str(key))
+            raise AssayError(INVALID_ANSWER_RECORD, _unknown(str(key), _NAMES), str(key))
     record, named = _canonical(record)
     for key in ("question", "answer", "contexts"):
         if key not in record:
