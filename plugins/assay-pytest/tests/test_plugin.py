@@ -271,6 +271,60 @@ def test_bad_sample_file_reports_the_line(pytester):
     pytester.runpytest().assert_outcomes(passed=1)
 
 
+def test_a_failing_gate_points_at_the_test_not_at_the_plugin(pytester, data):
+    # the plugin's own frames (its long docstrings, a repr of the whole batch) used to fill
+    # the failure; pytest now shows the test's line and the gate's message only
+    pytester.makepyfile(
+        """
+        def test_quality(assay_gate):
+            batch = assay_gate.evaluate("golden.jsonl", ["support"])
+            assay_gate.assert_passes(batch)
+
+        def test_regression(assay_gate):
+            batch = assay_gate.evaluate("golden.jsonl", ["support"])
+            assay_gate.assert_no_regression(batch, "missing-baseline.json")
+
+        def test_unknown_metric(assay_gate):
+            assay_gate.evaluate("golden.jsonl", ["suport"])
+        """
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=3)
+    text = result.stdout.str()
+    assert "assay_pytest/gate.py" not in text and "assay_evaluation/" not in text
+    assert "def assert_passes" not in text and "BatchEvalResult(" not in text
+    assert "The above exception was the direct cause" not in text
+    result.stdout.fnmatch_lines(
+        [
+            ">       assay_gate.assert_passes(batch)",
+            "E       assay_pytest.gate.GateFailure: assay gate failed over 2 samples:",
+            "test_a_failing_gate_points_at_the_test_not_at_the_plugin.py:3: GateFailure",
+            "E       assay_pytest.gate.GateFailure: no baseline at missing-baseline.json;*",
+            ">       assay_gate.evaluate(*suport*)",
+            "E       assay._errors.AssayError: metrics?0?: no metric with id 'suport'*",
+        ]
+    )
+
+
+def test_an_unreadable_row_points_at_the_test_and_names_the_file(pytester, data):
+    (pytester.path / "table.csv").write_text("query,generated,docs\nq,a,c\n")
+    pytester.makepyfile(
+        """
+        def test_quality(assay_gate):
+            assay_gate.evaluate("table.csv", ["support"])
+        """
+    )
+    result = pytester.runpytest("-W", "always")
+    result.assert_outcomes(failed=1)
+    text = result.stdout.str()
+    assert "assay_evaluation/" not in text and "assay_pytest/gate.py" not in text
+    result.stdout.fnmatch_lines(["E       assay._errors.AssayError: table.csv row 1.answer: *"])
+    # the unknown-column warnings name the test's line, not a line of the plugin
+    result.stdout.fnmatch_lines(
+        ["*test_an_unreadable_row_points_at_the_test_and_names_the_file.py:2: SampleFieldWarning*"]
+    )
+
+
 def test_the_gate_is_listed_in_assay_plugins():
     from assay_pytest import EvalGate
 

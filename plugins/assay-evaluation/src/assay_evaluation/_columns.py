@@ -168,10 +168,14 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 def warn_at_caller(warning: Warning) -> None:
     """Warn with ``warning``, attributed to the first frame outside this package: the caller's
     line that handed over the data (``evaluate_batch(df)``), not a line of the reader, however
-    deep the call (comprehensions, worker chunks) went."""
+    deep the call (comprehensions, worker chunks) went. Frames that hide themselves from
+    pytest's tracebacks (``__tracebackhide__``, as the ``assay_gate`` fixture's helpers do) are
+    passed over too, so the warning names the test's line."""
     frame = sys._getframe(0)
     level = 1
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+    while frame is not None and (
+        frame.f_code.co_filename.startswith(_PACKAGE) or frame.f_locals.get("__tracebackhide__")
+    ):
         frame = frame.f_back  # type: ignore[assignment]
         level += 1
     warnings.warn(warning, stacklevel=level)

@@ -43,11 +43,12 @@ def load_samples(path: str | Path, **reading: Any) -> list[assay.EvalSample]:
         not JSON; the sample codes (``MISSING_ANSWER``, ``INVALID_CONTEXTS``, ...) with path
         ``<file> <row>.<field>`` (``golden.jsonl line 3.answer``).
     """
+    __tracebackhide__ = True  # a failing test shows the test's line, not the reader's
     try:
         samples = read_samples(path, **reading)
     except assay.AssayError as error:
         where = f"{path} {error.path}" if error.path and error.path != str(path) else str(path)
-        raise assay.AssayError(error.code, error.message, where, details=error.details) from error
+        raise assay.AssayError(error.code, error.message, where, details=error.details) from None
     if not samples:
         raise assay.AssayError(
             "MALFORMED_INPUT", "no samples: an empty run proves nothing", str(path)
@@ -97,6 +98,7 @@ def failure_report(
     :raises assay.AssayError: ``MALFORMED_INPUT`` when the verdict decided nothing (no sample,
         no score at all): a usage problem, not a quality failure.
     """
+    __tracebackhide__ = True
     gate = gate or Gate(
         min_pass_rate=min_pass_rate,
         max_undetermined_rate=max_undetermined_rate,
@@ -107,6 +109,7 @@ def failure_report(
 
 def _report_lines(batch: BatchEvalResult, verdict: GateVerdict) -> list[str]:
     """The reasons of ``verdict`` with each failing metric's worst samples below its line."""
+    __tracebackhide__ = True
     if verdict.exit_code == assay.ExitCode.USAGE:
         raise assay.AssayError("MALFORMED_INPUT", verdict.reasons[0], "samples")
     lines = []
@@ -140,11 +143,21 @@ class EvalGate:
     ) -> BatchEvalResult:
         """:func:`assay_evaluation.evaluate_batch` over ``samples``: a file path (JSON Lines, a
         JSON array, CSV, Parquet), a DataFrame, a ``Dataset`` or an iterable of samples;
-        ``reading`` takes ``column_map``, ``strict``, ``format`` and ``contexts_separator``."""
+        ``reading`` takes ``column_map``, ``strict``, ``format`` and ``contexts_separator``.
+
+        :raises assay.AssayError: what :func:`~assay_evaluation.evaluate_batch` raises, shown
+            from the test's line (the evaluator's own frames are left out of the traceback).
+        """
+        __tracebackhide__ = True
         if isinstance(samples, str | Path):
             samples = load_samples(samples, **reading)
             reading = {}
-        return evaluate_batch(samples, metrics, options, registry=self.registry, **reading)
+        try:
+            return evaluate_batch(samples, metrics, options, registry=self.registry, **reading)
+        except assay.AssayError as error:
+            raise assay.AssayError(
+                error.code, error.message, error.path, details=error.details
+            ) from None
 
     def assert_passes(
         self,
@@ -171,6 +184,7 @@ class EvalGate:
         :raises assay.AssayError: ``MALFORMED_INPUT`` when there is no sample or no score at
             all (nothing was decided).
         """
+        __tracebackhide__ = True  # the failure points at the test's line
         if thresholds or composite_threshold is not None:
             batch = replay_thresholds(batch, thresholds, composite_threshold)
         lines = failure_report(
@@ -206,6 +220,7 @@ class EvalGate:
         :raises assay.AssayError: ``MALFORMED_INPUT`` when there is no sample or no score at
             all.
         """
+        __tracebackhide__ = True  # the failure points at the test's line
         path = Path(baseline_file)
         errors = _report_lines(batch, Gate(max_error_rate=max_error_rate).check_errors(batch))
         if errors:
@@ -239,6 +254,7 @@ def _check_shared_metrics(
     """Fail when the baseline holds none of the batch's metrics: every comparison would be
     skipped and the gate would pass having checked nothing (a baseline written for another
     metric list, such as the seven of rag-eval-node-ts 0.3 before the default list changed)."""
+    __tracebackhide__ = True
     ran = list(batch.aggregates)
     stored = {snake_case(metric_id) for metric_id in baseline}
     if any(metric_id in stored for metric_id in ran):
