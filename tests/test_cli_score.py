@@ -235,6 +235,32 @@ def test_missing_file_is_an_io_error() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("{dir}",),
+        ("--jsonl", "{dir}"),
+        ("--config", "{dir}", "{request}"),
+        ("--config", "{dir}/missing.json", "{request}"),
+        ("--config", "{dir}/missing.json", "--jsonl", "{request}"),
+    ],
+)
+def test_a_folder_or_a_missing_config_is_an_io_error_naming_it(
+    args: tuple[str, ...], tmp_path: Path
+) -> None:
+    request = tmp_path / "request.json"
+    request.write_text(json.dumps({"inputs": ANSWER}))
+    argv = [arg.format(dir=tmp_path, request=request) for arg in args]
+    result = assay("score", *argv)
+    assert result.returncode == 2
+    culprit = next(arg for arg in argv if not arg.startswith("--") and arg != str(request))
+    reason = "Is a directory" if culprit == str(tmp_path) else "No such file or directory"
+    assert result.stderr.splitlines() == [
+        f"error [IO_ERROR] {culprit}: cannot read the file: {reason}"
+    ]
+    assert result.stdout == ""
+
+
 def test_plugins_lists_core_plugins() -> None:
     result = assay("plugins", "--json")
     assert result.returncode == 0, result.stderr
