@@ -166,7 +166,7 @@ def test_an_unsupported_answer_is_not_answered_and_the_report_says_why() -> None
     assert grounding.startswith("Source support is low")  # agrees with the failing support
     assert "Contradicted claims (-5)." in grounding
     text = result.render_text()
-    assert "Text evidence (canned): 1 of 3 claims supported; support score 0.4" in text
+    assert "Text evidence (canned): 1 of 3 claims supported; answer score 0.4" in text
     assert '  UNSUPPORTED: "It began in 1990."' in text
     assert '      number: "1990" - The passage gives 1989 for when it began, not 1990.' in text
     assert '      closest span (doc-2): "First for Women began in 1989."' in text

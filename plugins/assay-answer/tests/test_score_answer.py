@@ -136,6 +136,19 @@ def test_a_preset_that_is_not_registered_falls_back_to_grounded_not_balanced(
     assert (refused.value.code, refused.value.path) == ("INVALID_CONFIG", "preset")
 
 
+def test_the_report_gives_one_meaning_to_support_score() -> None:
+    # the detector scores the wrong number high (most words match), yet no claim is supported:
+    # its score is the answer score, the support score is the grounding's share of claims
+    result = score_answer(QUESTION, WRONG, SCORED)
+    assert result.evidence.score > 0.7
+    assert (
+        result.scorecard.dimensions["grounding"].breakdown.diagnostics["effectiveSupportScore"] == 0
+    )
+    for report in (result.render_text(), result.render_markdown(), result.render_html()):
+        assert f"0 of 1 claim supported; answer score {round(result.evidence.score, 2):g}" in report
+        assert report.count("support score") == report.count("ffective support score")
+
+
 def test_a_valid_signal_of_the_pipeline_overrides_the_derived_one_and_the_report_says_so() -> None:
     result = score_answer(QUESTION, RIGHT, SCORED, signals={"supportLevel": "low"})
     assert result.inputs["supportLevel"] == "low"

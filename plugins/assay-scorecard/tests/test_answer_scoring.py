@@ -162,7 +162,7 @@ def test_the_text_report_lists_unsupported_claims_with_their_spans() -> None:
     assert tail[:7] == [
         "",
         "",
-        "Text evidence (sentences): 1 of 2 claims supported; support score 0.5",
+        "Text evidence (sentences): 1 of 2 claims supported; answer score 0.5",
         "  1 of 2 sentences found",
         '  UNSUPPORTED: "The head office is in Mumbai"',
         "      term: \"The\" - no context says 'The head office is in Mumbai'",

@@ -13,13 +13,18 @@ __all__ = ["render_html", "render_markdown", "render_text"]
 
 
 def _headline(evidence: TextEvidence) -> str:
-    """``Text evidence (reader): 1 of 2 claims supported; support score 0.62``."""
+    """``Text evidence (reader): 1 of 2 claims supported; answer score 0.62``.
+
+    The reader's answer-level score is called the *answer score*, not a support score: the
+    grounding dimension and the support warnings speak of the *effective support score* (the
+    share of supported claims), a different number, and the two side by side under one name
+    read as a contradiction (``support score 0.86`` above ``Effective support score 0``)."""
     claims = len(evidence.claims)
     counted = f"{evidence.supported_claims} of {claims} claim{'s' if claims != 1 else ''} supported"
     score = (
-        "support score undetermined"
+        "answer score undetermined"
         if evidence.score is None
-        else f"support score {js_number(round_to(evidence.score, 2))}"
+        else f"answer score {js_number(round_to(evidence.score, 2))}"
     )
     return f"Text evidence ({evidence.reader}): {counted}; {score}"
 
