@@ -420,3 +420,63 @@ def test_a_json_file_is_read_as_json_whatever_it_holds(tmp_path):
     with pytest.raises(assay.AssayError) as caught:
         read_samples(table)
     assert caught.value.code == "MALFORMED_INPUT" and "not valid JSON" in caught.value.message
+
+
+def _renamed_halueval_frame(n: int):
+    pd = pytest.importorskip("pandas")
+    return pd.DataFrame(
+        {
+            "query": [s["question"] for s in _halueval(n)],
+            "generated": [s["answer"] for s in _halueval(n)],
+            "docs": [s["contexts"] for s in _halueval(n)],
+            "kind": ["right"] * n,
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    ("column_map", "code", "field", "unrecognised"),
+    [
+        ({}, "MISSING_ANSWER", "answer", "query, generated, docs, kind"),
+        ({"question": "query"}, "MISSING_ANSWER", "answer", "generated, docs, kind"),
+        ({"answer": "generated"}, "INVALID_CONTEXTS", "contexts", "query, docs, kind"),
+    ],
+)
+def test_a_table_whose_answer_or_contexts_column_has_another_name_says_which_to_map(
+    tmp_path, column_map, code, field, unrecognised
+):
+    # "row 1.answer: the sample has no answer" did not say that the column was not found, nor
+    # which of the columns might hold it
+    frame = _renamed_halueval_frame(3)
+    path = tmp_path / "outputs.csv"
+    frame.to_csv(path, index=False)
+    for data in (frame, path):
+        with pytest.raises(assay.AssayError) as caught:
+            read_samples(data, column_map=column_map)
+        assert caught.value.code == code
+        assert caught.value.path == ("row 1" if data is path else "samples[0]") + f".{field}"
+        assert caught.value.message == (
+            f"no column gives the {field}: map the one that holds it with --map {field}=COLUMN "
+            f"(column_map={{'{field}': COLUMN}} in Python); columns not recognised: {unrecognised}"
+        )
+    mapped = {"question": "query", "answer": "generated", "contexts": "docs"}
+    with pytest.warns(SampleFieldWarning, match="'kind'"):
+        samples = read_samples(path, column_map=mapped)
+    assert [s.answer for s in samples] == [s["answer"] for s in _halueval(3)]
+
+
+def test_a_missing_column_named_in_another_case_gets_a_did_you_mean(tmp_path):
+    path = tmp_path / "cased.csv"
+    path.write_text('Question,Answer,Contexts\nq,Paris,"[""Paris is in France.""]"\n', "utf-8")
+    with pytest.raises(assay.AssayError) as caught:
+        read_samples(path)
+    assert caught.value.code == "MISSING_ANSWER"
+    assert caught.value.message.startswith("no column gives the answer (did you mean 'Answer'?)")
+
+
+def test_a_sample_without_an_answer_among_known_fields_keeps_its_own_message():
+    # nothing unrecognised: the sample simply has no answer
+    with pytest.raises(assay.AssayError) as caught:
+        read_samples([{"question": "q", "contexts": []}])
+    assert (caught.value.code, caught.value.path) == ("MISSING_ANSWER", "samples[0].answer")
+    assert caught.value.message == "the sample has no answer"

@@ -307,7 +307,7 @@ def test_a_failing_gate_points_at_the_test_not_at_the_plugin(pytester, data):
 
 
 def test_an_unreadable_row_points_at_the_test_and_names_the_file(pytester, data):
-    (pytester.path / "table.csv").write_text("query,generated,docs\nq,a,c\n")
+    (pytester.path / "table.csv").write_text("question,answer,contexts,kind\nq,,c,x\n")
     pytester.makepyfile(
         """
         def test_quality(assay_gate):
@@ -318,7 +318,9 @@ def test_an_unreadable_row_points_at_the_test_and_names_the_file(pytester, data)
     result.assert_outcomes(failed=1)
     text = result.stdout.str()
     assert "assay_evaluation/" not in text and "assay_pytest/gate.py" not in text
-    result.stdout.fnmatch_lines(["E       assay._errors.AssayError: table.csv row 1.answer: *"])
+    result.stdout.fnmatch_lines(
+        ["E       assay._errors.AssayError: table.csv row 1.answer: the sample has no answer"]
+    )
     # the unknown-column warnings name the test's line, not a line of the plugin
     result.stdout.fnmatch_lines(
         ["*test_an_unreadable_row_points_at_the_test_and_names_the_file.py:2: SampleFieldWarning*"]

@@ -260,7 +260,7 @@ class ColumnMapper:
         self.separator = contexts_separator
         self.reported: set[str] = set()
         self.on_unknown = on_unknown
-        self._checked = not self.by_column or not check_first
+        self._checked = not check_first
 
     def row(self, row: Any, path: str, tabular: bool = False) -> Any:
         """``row`` as a sample mapping (anything that is not a mapping is returned unchanged,
@@ -305,7 +305,37 @@ class ColumnMapper:
         return out
 
     def _check_first(self, row: Mapping[str, Any], path: str) -> None:
+        """Check the first row's columns: every mapped column is there, and, when some columns
+        are not recognised, one of them gives the answer and one the contexts (a table whose
+        answer column has another name: say so, naming the columns, not "the sample has no
+        answer")."""
         self._checked = True
+        self._check_mapped(row)
+        fields = set()
+        unknown = []
+        for column in row:
+            field = self.by_column.get(column)
+            if field is None:
+                field = COLUMN_ALIASES.get(column)
+                if field in self.mapped_fields:
+                    field = None
+            if field is not None:
+                fields.add(field)
+            elif not quietly_skipped(str(column)):
+                unknown.append(str(column))
+        if not unknown:
+            return  # the row is judged as it is: a missing field is that sample's error
+        for field, code in (("answer", Code.MISSING_ANSWER), ("contexts", Code.INVALID_CONTEXTS)):
+            if field not in fields:
+                raise AssayError(
+                    code,
+                    f"no column gives the {field}{suggest(field, unknown)}: map the one that "
+                    f"holds it with --map {field}=COLUMN (column_map={{'{field}': COLUMN}} in "
+                    f"Python); columns not recognised: {', '.join(unknown)}",
+                    f"{path}.{field}",
+                )
+
+    def _check_mapped(self, row: Mapping[str, Any]) -> None:
         for column, field in self.by_column.items():
             if column not in row:
                 raise AssayError(
