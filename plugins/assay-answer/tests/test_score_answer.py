@@ -170,6 +170,23 @@ def test_a_raw_bm25_score_sends_a_supported_answer_to_review_and_says_why() -> N
     assert "candidates[0].retrievalScores.bm25" in header[3]
 
 
+def test_markdown_and_html_name_the_rule_and_the_inputs_out_of_range_as_the_text_does() -> None:
+    raw = [{"id": "handbook-7", "text": HANDBOOK, "retrievalScores": {"dense": 0.82, "bm25": 14.7}}]
+    result = score_answer(QUESTION, RIGHT, raw)
+    paths = "candidates[0].combinedScore, candidates[0].retrievalScores.bm25"
+    markdown = result.render_markdown().splitlines()
+    assert markdown[2] == (
+        "> rule `review-on-warning`: Warning 'input-out-of-range' matched reviewOnWarnings policy."
+    )
+    assert markdown[4].startswith(f"> **out of range, scored as given: {paths} (scores are")
+    html = result.render_html()
+    assert "rule review-on-warning: Warning &#x27;input-out-of-range&#x27; matched" in html
+    assert f"<strong>out of range, scored as given: {paths} (scores" in html
+    in_range = score_answer(QUESTION, RIGHT, SCORED)
+    assert "out of range" not in in_range.render_markdown() + in_range.render_html()
+    assert "> rule `answer-at`: Score" in in_range.render_markdown()
+
+
 def test_bad_contexts_are_refused_with_a_code_and_path() -> None:
     with pytest.raises(assay.AssayError) as caught:
         score_answer(QUESTION, "5 days.", [{"text": HANDBOOK, "score": "high"}])

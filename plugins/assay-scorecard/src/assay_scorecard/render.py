@@ -73,17 +73,22 @@ def _tier(title: str, tier: TierResult | None) -> str:
 _OUT_OF_RANGE = "input-out-of-range"
 
 
-def _out_of_range(scorecard: Scorecard) -> list[str]:
-    """A line under the decision naming the inputs outside their range (a raw BM25 score, a
-    support score above 1): the total was computed from them as given, so the decision is only
-    as good as they are."""
+def _out_of_range_notice(scorecard: Scorecard) -> str | None:
+    """What is said under the decision about the inputs outside their range (a raw BM25 score,
+    a support score above 1): the total was computed from them as given, so the decision is
+    only as good as they are. ``None`` when every input is in range."""
     paths = [w.path for w in scorecard.meta.warnings if w.code == _OUT_OF_RANGE]
     if not paths:
-        return []
-    return [
-        f"  ! out of range, scored as given: {', '.join(paths)} (scores are read as 0..1; "
+        return None
+    return (
+        f"out of range, scored as given: {', '.join(paths)} (scores are read as 0..1; "
         "normalise retrieval scores such as BM25 first)"
-    ]
+    )
+
+
+def _out_of_range(scorecard: Scorecard) -> list[str]:
+    notice = _out_of_range_notice(scorecard)
+    return [] if notice is None else [f"  ! {notice}"]
 
 
 def render_text(scorecard: Scorecard, *, evidence: TextEvidence | None = None) -> str:
@@ -150,15 +155,21 @@ def _evidence_markdown(evidence: TextEvidence) -> list[str]:
 
 
 def render_markdown(scorecard: Scorecard, *, evidence: TextEvidence | None = None) -> str:
-    """The scorecard as Markdown: a headline, a dimension table with points and explanations,
-    warnings and missing signals; with ``evidence``, the answer's claims (unsupported first),
+    """The scorecard as Markdown: a headline, the deciding rule and its reason (and, as in
+    :func:`render_text`, the inputs scored as given outside their range), a dimension table
+    with points and explanations, warnings and missing signals; with ``evidence``, the answer's claims (unsupported first),
     conflicts and notes. Table cells escape ``|``."""
     lines = [
         f"**Score {js_number(scorecard.total)}/100 — {scorecard.label}** · "
         f"recommended action: **{scorecard.recommended_action}**",
         "",
-        f"> {_md_escape(scorecard.action_reason)}",
+        f"> rule `{scorecard.action_rule}`: {_md_escape(scorecard.action_reason)}",
         "",
+    ]
+    notice = _out_of_range_notice(scorecard)
+    if notice is not None:
+        lines += [f"> **{_md_escape(notice)}**", ""]
+    lines += [
         "| dimension | points | normalized | weight | explanation |",
         "|---|---:|---:|---:|---|",
     ]
@@ -246,7 +257,8 @@ def _evidence_html(evidence: TextEvidence) -> str:
 
 def render_html(scorecard: Scorecard, *, evidence: TextEvidence | None = None) -> str:
     """A self-contained HTML fragment (one ``<section>``, inline styles, no scripts, no external
-    assets) for embedding in a UI; with ``evidence``, the answer's claims (unsupported first,
+    assets) for embedding in a UI: the headline, the deciding rule and its reason, the inputs
+    scored as given outside their range, the dimensions, the warnings; with ``evidence``, the answer's claims (unsupported first,
     with what is unsupported and the spans), conflicts and notes. All text is escaped."""
     e = _e
 
@@ -280,14 +292,17 @@ def render_html(scorecard: Scorecard, *, evidence: TextEvidence | None = None) -
         if scorecard.tier1
         else "not active"
     )
+    notice = _out_of_range_notice(scorecard)
     return (
         '<section class="assay-scorecard" style="font-family:sans-serif;font-size:14px">'
         f'<p style="margin:0 0 4px"><strong style="font-size:20px;color:{color}">'
         f"{e(js_number(scorecard.total))}</strong>/100 "
         f'<span style="color:{color}">{e(scorecard.label)}</span> · recommended action: '
         f"<strong>{e(scorecard.recommended_action)}</strong></p>"
-        f'<p style="margin:0 0 8px;color:#57606a">{e(scorecard.action_reason)}</p>'
-        f'<p style="margin:0 0 8px">Tier 1 answer confidence: {tier1} · Tier 2 system '
+        f'<p style="margin:0 0 8px;color:#57606a">rule {e(scorecard.action_rule)}: '
+        f"{e(scorecard.action_reason)}</p>"
+        + (f'<p style="margin:0 0 8px"><strong>{e(notice)}</strong></p>' if notice else "")
+        + f'<p style="margin:0 0 8px">Tier 1 answer confidence: {tier1} · Tier 2 system '
         f"readiness: {tier2}</p>"
         f'<table style="border-collapse:collapse">{"".join(rows)}</table>'
         + (f'<ul style="margin:8px 0 0">{warnings}</ul>' if warnings else "")
