@@ -247,6 +247,26 @@ def test_on_halueval_a_hallucinated_answer_is_answered_less_often_than_the_right
     assert counts["hallucinated"] > counts["right"]
 
 
+@needs_shared("data", "evaluator-outputs", "ragas_outputs.json")
+def test_ragas_samples_are_scored_as_ragas_wrote_them() -> None:
+    """The samples of a real ragas 0.4.3 run, with every column ragas gives a SingleTurnSample
+    (reference_contexts, retrieved_context_ids, ...), fed to assay score --jsonl as they are."""
+    path = shared_path("data", "evaluator-outputs", "ragas_outputs.json")
+    samples = json.loads(path.read_text(encoding="utf-8"))["samples"]
+    assert {"reference_contexts", "retrieved_context_ids"} <= set(samples[0])
+    root = assay.testing.plugin_cli(assay_scorecard.plugin)
+    lines = "".join(json.dumps(sample) + "\n" for sample in samples)
+    done = CliRunner().invoke(root, ["score", "--jsonl", "-"], input=lines)
+    assert done.exit_code == 0, done.output
+    rows = [json.loads(line) for line in done.output.splitlines()]
+    actions = [row["scorecard"]["recommendedAction"] for row in rows]
+    # strings carry no retrieval score: a supported answer is reviewed, the rest refused; the
+    # third response is right, but its passage (d2_1) was not retrieved, so nothing supports it
+    assert actions == ["review", "abstain", "abstain", "abstain", "review"]
+    assert samples[2]["response"] == samples[2]["reference"]
+    assert "d2_1" not in samples[2]["retrieved_context_ids"]
+
+
 def test_the_mcp_tool_scores_an_answer_record_and_is_registered() -> None:
     from assay_answer import ANSWER_TOOL
 

@@ -44,9 +44,27 @@ INVALID_CONTEXT = "INVALID_CONTEXT"
 """Error code: a context is neither a string nor an object, lacks ``text``, has an unknown key
 or a field of the wrong type (the path names it, e.g. ``contexts[2].score``)."""
 
-_SAMPLE_KEYS = ("metadata", "groundTruth", "ground_truth", "reference", "expected_output")
-# the eval sample's own fields (and ragas's / DeepEval's names for the expected answer): a golden
-# file scored as it is evaluated; the scorecard does not read them
+_SAMPLE_KEYS = (
+    "metadata",
+    "groundTruth",
+    "ground_truth",
+    "reference",
+    "expected_output",
+    # the other columns of a ragas SingleTurnSample (those assay eval skips too)
+    "reference_contexts",
+    "retrieved_context_ids",
+    "reference_context_ids",
+    "multi_responses",
+    "rubrics",
+    "reference_tool_calls",
+    "persona_name",
+    "query_style",
+    "query_length",
+    "synthesizer_name",
+)
+# the eval sample's own fields (and ragas's / DeepEval's names for the expected answer, and
+# ragas's other sample columns): a golden file or a ragas dataset scored as it is evaluated;
+# the scorecard does not read them
 _RECORD_KEYS = ("question", "answer", "contexts", "signals", "config", "id", *_SAMPLE_KEYS)
 ANSWER_FIELD_ALIASES: Mapping[str, str] = {
     # ragas 0.2 and later (SingleTurnSample, EvaluationDataset)
@@ -229,7 +247,9 @@ def read_answer_record(record: Any) -> AnswerRecord:
     """An :class:`AnswerRecord` from its JSON form (or the record itself). ``config``, ``id``
     and the other fields of an ``assay eval`` sample (``metadata``, ``groundTruth`` /
     ``ground_truth`` / ``reference`` / ``expected_output``) are accepted and not part of the
-    record (the caller reads the config), so one golden file serves both commands.
+    record (the caller reads the config), so one golden file serves both commands; so are the
+    other columns of a ragas ``SingleTurnSample`` (``reference_contexts``,
+    ``retrieved_context_ids``, ...), so a ragas dataset's samples are scored as they are.
 
     :raises AssayError: :data:`INVALID_ANSWER_RECORD` or :data:`INVALID_CONTEXT`, with the path
         of the field at fault.
