@@ -104,6 +104,6 @@ def test_cli_report_script():
         "exit code 1",
         "exit code 0",
         "exit code 0",
-        "regression faithfulness: 0.356 -> 0.356 (delta +0.000) ok",
+        "regression faithfulness: 0.356 -> 0.356 (delta +0.000, allowed -0.05) ok",
         "report: 7 inline SVG plots",
     ]

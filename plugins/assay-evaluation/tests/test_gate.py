@@ -13,7 +13,8 @@ from click.testing import CliRunner
 
 import assay
 from assay._cli.main import build_cli
-from assay_evaluation import Gate, evaluate, evaluate_batch
+from assay_evaluation import Gate, evaluate, evaluate_batch, replay_thresholds
+from assay_evaluation._summary import summary_text
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_evaluation_toys import FunctionMetric, WordCount, toy_registry, toy_samples
@@ -120,9 +121,34 @@ def test_regression_only_gate_ignores_thresholds(registry):
         toy_samples(10), ["word_count"], {"baselineResult": worse}, registry=registry
     )
     verdict = regressed.check(fail_on="regression")
-    assert verdict.reasons == ("word_count regressed: mean 0.900 -> 0.640 (delta -0.260)",)
+    # the reason names the allowed drop, so a reader sees why -0.260 fails
+    assert verdict.reasons == (
+        "word_count regressed: mean 0.900 -> 0.640 (delta -0.260; allowed: a drop of at most 0.05)",
+    )
+    looser = replay_thresholds(regressed, baseline=worse, regression_threshold=0.3)
+    assert looser.check(fail_on="regression").passed
+    assert looser.regressions[0].threshold == 0.3
     no_baseline = evaluate_batch(toy_samples(3), ["word_count"], registry=registry)
     assert no_baseline.check(fail_on="regression").exit_code == 2
+
+
+def test_a_lower_is_better_metric_regresses_when_its_mean_rises(registry):
+    from assay_evaluation import metric
+
+    metric(lambda s: 0.4, name="noise", threshold=0.5, higher_is_better=False, registry=registry)
+    baseline = {"aggregates": {"noise": {"mean": 0.2}}}
+    batch = evaluate_batch(
+        toy_samples(3),
+        ["noise"],
+        {"baselineResult": baseline, "regressionThreshold": 0.1},
+        registry=registry,
+    )
+    assert batch.check(fail_on="regression").reasons == (
+        "noise regressed: mean 0.200 -> 0.400 (delta +0.200; allowed: a rise of at most 0.1)",
+    )
+    assert "(delta +0.200, allowed +0.1) REGRESSED" in summary_text(batch, batch.check())
+    html = batch.to_html()
+    assert "<th>allowed</th>" in html and "<td>+0.200</td><td>+0.1</td>" in html
 
 
 def test_an_empty_batch_decides_nothing(registry):

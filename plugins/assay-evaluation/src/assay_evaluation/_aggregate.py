@@ -138,7 +138,9 @@ def detect_regressions(
         delta = aggregate.mean - base
         higher = higher_is_better.get(metric_id, True)
         regressed = delta < -threshold if higher else delta > threshold
-        regressions.append(MetricRegression(metric_id, base, aggregate.mean, delta, regressed))
+        regressions.append(
+            MetricRegression(metric_id, base, aggregate.mean, delta, regressed, threshold, higher)
+        )
     return tuple(regressions)
 
 

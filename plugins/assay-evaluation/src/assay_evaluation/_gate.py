@@ -122,9 +122,7 @@ class Gate:
         if self.fail_on != "regression":
             reasons += self._threshold_reasons(batch, metric_counts(batch))
         reasons += [
-            f"{metric_label(r.metric_id)} regressed: mean {r.baseline_mean:.3f} -> "
-            f"{r.current_mean:.3f} (delta {r.delta:+.3f})"
-            for r in batch.regressed
+            f"{metric_label(r.metric_id)} regressed: {r.describe()}" for r in batch.regressed
         ]
         return GateVerdict.of(reasons)
 

@@ -136,12 +136,18 @@ def _aggregates_table(batch: BatchEvalResult) -> str:
 def _regressions(batch: BatchEvalResult) -> str:
     if batch.regressions is None:
         return "<p>No baseline given.</p>"
-    rows = ["<tr><th>metric</th><th>baseline</th><th>current</th><th>delta</th><th></th></tr>"]
+    rows = [
+        "<tr><th>metric</th><th>baseline</th><th>current</th><th>delta</th><th>allowed</th>"
+        "<th></th></tr>"
+    ]
     for r in batch.regressions:
         flag = '<span class="fail">regressed</span>' if r.regressed else "ok"
+        sign = "-" if r.higher_is_better else "+"
+        allowed = "" if r.threshold is None else f"{sign}{r.threshold:g}"
         rows.append(
             f"<tr><td>{escape(metric_label(r.metric_id))}</td><td>{r.baseline_mean:.3f}</td>"
-            f"<td>{r.current_mean:.3f}</td><td>{r.delta:+.3f}</td><td>{flag}</td></tr>"
+            f"<td>{r.current_mean:.3f}</td><td>{r.delta:+.3f}</td><td>{allowed}</td>"
+            f"<td>{flag}</td></tr>"
         )
     return "<table>" + "".join(rows) + "</table>"
 

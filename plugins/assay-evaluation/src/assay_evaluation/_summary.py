@@ -50,9 +50,14 @@ def summary_text(batch: BatchEvalResult, verdict: GateVerdict, word: str | None 
         lines.append(f"(pass, undet, error: shares of all {batch.sample_count} samples)")
     for r in batch.regressions or ():
         mark = "REGRESSED" if r.regressed else "ok"
+        allowed = (
+            ""
+            if r.threshold is None
+            else f", allowed {'-' if r.higher_is_better else '+'}{r.threshold:g}"
+        )
         lines.append(
             f"regression {metric_label(r.metric_id)}: {r.baseline_mean:.3f} -> "
-            f"{r.current_mean:.3f} (delta {r.delta:+.3f}) {mark}"
+            f"{r.current_mean:.3f} (delta {r.delta:+.3f}{allowed}) {mark}"
         )
     cost = batch.total_cost
     if cost.llm_calls or cost.cache_hits or cost.parse_failures:

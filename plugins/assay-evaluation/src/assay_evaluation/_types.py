@@ -133,6 +133,11 @@ class MetricRegression:
         current_mean: this run's mean.
         delta: ``current_mean - baseline_mean``.
         regressed: ``delta < -threshold`` (``delta > threshold`` for a lower-is-better metric).
+        threshold: the largest move of the mean that is not a regression (the run's
+            ``regression_threshold``); ``None`` in a record built by hand. Not compared, not
+            written to the JSON form.
+        higher_is_better: the metric's direction (a lower-is-better metric regresses when its
+            mean rises).
     """
 
     metric_id: str
@@ -140,6 +145,19 @@ class MetricRegression:
     current_mean: float
     delta: float
     regressed: bool
+    threshold: float | None = attrs.field(default=None, eq=False)
+    higher_is_better: bool = attrs.field(default=True, eq=False)
+
+    def describe(self) -> str:
+        """``mean 0.986 -> 0.748 (delta -0.238; allowed: a drop of at most 0.05)``."""
+        allowed = ""
+        if self.threshold is not None:
+            move = "drop" if self.higher_is_better else "rise"
+            allowed = f"; allowed: a {move} of at most {self.threshold:g}"
+        return (
+            f"mean {self.baseline_mean:.3f} -> {self.current_mean:.3f} "
+            f"(delta {self.delta:+.3f}{allowed})"
+        )
 
 
 @attrs.frozen
