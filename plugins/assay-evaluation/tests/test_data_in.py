@@ -480,3 +480,28 @@ def test_a_sample_without_an_answer_among_known_fields_keeps_its_own_message():
         read_samples([{"question": "q", "contexts": []}])
     assert (caught.value.code, caught.value.path) == ("MISSING_ANSWER", "samples[0].answer")
     assert caught.value.message == "the sample has no answer"
+
+
+@pytest.mark.parametrize(
+    ("column", "hint"),
+    [
+        ("kind", ""),  # was "did you mean 'id'?": two shared letters are no misspelling
+        ("label", ""),
+        ("run_id", ""),
+        ("questoin", " (did you mean 'question'?)"),
+        ("Question", " (did you mean 'question'?)"),
+        ("ID", " (did you mean 'id'?)"),
+        ("retrieved_context", " (did you mean 'retrieved_contexts'?)"),
+        ("output", " (did you mean 'actual_output'?)"),
+        ("truth", " (did you mean 'ground_truth'?)"),
+        ("meta", " (did you mean 'metadata'?)"),
+    ],
+)
+def test_an_unknown_column_gets_a_did_you_mean_only_when_it_looks_like_a_typo(column, hint):
+    rows = [{"question": "q", "answer": "a", "contexts": [], column: "x"}]
+    with pytest.warns(SampleFieldWarning) as caught:
+        read_samples(rows)
+    assert str(caught[0].message) == (
+        f"samples[0].{column}: unknown field {column!r}{hint}; ignored (map it with "
+        "column_map / --map)"
+    )

@@ -6,6 +6,7 @@ lists and numbers, and unknown columns reported once each with a did-you-mean.
 from __future__ import annotations
 
 import ast
+import difflib
 import json
 import math
 import os
@@ -181,6 +182,28 @@ def warn_at_caller(warning: Warning) -> None:
     warnings.warn(warning, stacklevel=level)
 
 
+def column_hint(column: str) -> str:
+    """`` (did you mean 'x'?)`` for a recognised column name that ``column`` plausibly misspells,
+    else ``""``: the same name in another case (``Question``), a close spelling (``questoin``,
+    ``retrieved_context``), or a word of a recognised name (``output`` of ``actual_output``,
+    ``truth`` of ``ground_truth``, ``meta`` of ``metadata``). A short name is not matched on two
+    shared letters alone (``kind`` is no misspelling of ``id``)."""
+    lower = column.lower()
+    names = list(COLUMN_ALIASES)
+    found = [name for name in names if name.lower() == lower]
+    if not found:
+        by_lower = {name.lower(): name for name in reversed(names)}
+        close = difflib.get_close_matches(lower, list(by_lower), n=1, cutoff=0.75)
+        found = [by_lower[close[0]]] if close else []
+    if not found and len(lower) >= 4:
+        found = [
+            name
+            for name in names
+            if lower in name.lower().split("_") or name.lower().startswith(lower)
+        ]
+    return f" (did you mean {found[0]!r}?)" if found else ""
+
+
 def check_column_map(
     column_map: Mapping[str, str] | None, path: str = "column_map"
 ) -> dict[str, str]:
@@ -346,7 +369,7 @@ class ColumnMapper:
                 )
 
     def _unknown(self, column: str, path: str) -> None:
-        hint = suggest(column, COLUMN_ALIASES)
+        hint = column_hint(column)
         if self.strict:
             raise AssayError(
                 Code.INVALID_SAMPLE,
