@@ -225,6 +225,28 @@ def test_a_stream_gives_the_same_bytes_with_two_workers(toy_default_registry: An
     assert outputs[0].count(b"\n") == 100
 
 
+@pytest.mark.parametrize("workers", [0, 2])
+def test_an_answer_records_id_comes_first_on_its_output_line(
+    toy_default_registry: Any, workers: int
+) -> None:
+    lines = [{**SUPPORTED, "id": "q-1"}, UNSUPPORTED, {**UNSUPPORTED, "id": 7}]
+    lines.append({"inputs": {"supportLevel": "high", "candidates": []}, "id": "req"})
+    _, out = _stream({"reader": "sentences"}, lines, workers=workers)
+    assert [list(row)[:2] for row in out[:3]] == [
+        ["id", "scorecard"],
+        ["scorecard", "signals"],  # no id, nothing added
+        ["id", "scorecard"],
+    ]
+    assert (out[0]["id"], out[2]["id"]) == ("q-1", 7)
+    assert out[0]["scorecard"]["recommendedAction"] == "answer"
+    assert "id" not in out[3] and "total" in out[3]  # a scoring request's line is unchanged
+    # the single-record command says the same
+    result = _cli(["score", "--json", "--reader", "sentences", "-"], json.dumps(lines[0]))
+    assert result.exit_code == 0, result.output
+    assert list(json.loads(result.output))[:2] == ["id", "scorecard"]
+    assert result.output.startswith('{\n  "id": "q-1",\n  "scorecard": {')
+
+
 def test_a_named_reader_that_is_not_registered_fails_before_reading(
     toy_default_registry: Any,
 ) -> None:

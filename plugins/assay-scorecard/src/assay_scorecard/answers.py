@@ -49,6 +49,7 @@ __all__ = [
     "create_answer_scorer",
     "score_answer_record",
     "split_reader",
+    "with_record_id",
 ]
 
 Config = ScoringConfig | Mapping[str, Any] | None
@@ -325,6 +326,19 @@ def score_answer_record(
     return _compose(found, read_answer_record(record), cached_scorer(wire))
 
 
+def with_record_id(record: Any, text: str) -> str:
+    """``text``, the JSON object of an answer record's result, with the record's ``id`` as its
+    first key (``{"id": "q-17", "scorecard": ...}``) when the record has one that is not
+    ``null``: the output line of ``assay score --json`` / ``--jsonl`` names the answer it
+    scored, so a failed gate's answers can be found. ``text`` unchanged otherwise."""
+    ident = record.get("id") if isinstance(record, Mapping) else None
+    if ident is None:
+        return text
+    pretty = text.startswith("{\n")
+    head = f'{{\n  "id": {wire_to_json(ident)},' if pretty else f'{{"id":{wire_to_json(ident)},'
+    return head + text[1:]
+
+
 class AnswerLines:
     """The answer records of a JSON Lines stream, scored with the stream's config and reader.
 
@@ -357,14 +371,15 @@ class AnswerLines:
         return self._scorer  # type: ignore[return-value]
 
     def score_json(self, record: Mapping[str, Any], config_key: str) -> str:
-        """The compact JSON of one answer record's :class:`AnswerResult`.
+        """The compact JSON of one answer record's :class:`AnswerResult`, with the record's
+        ``id`` first when it has one (:func:`with_record_id`).
 
         :raises AssayError: ``INVALID_CONFIG`` (path ``config``) when the record carries a
             config other than the stream's (``config_key`` is its canonical JSON); otherwise as
             :meth:`AnswerScorer.score`.
         """
         check_stream_config(record.get("config"), config_key)
-        return self.scorer().score(record).to_json()
+        return with_record_id(record, self.scorer().score(record).to_json())
 
     def __getstate__(self) -> dict[str, Any]:
         return {"config": self.config, "reader": self.reader}

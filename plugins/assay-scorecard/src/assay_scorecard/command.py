@@ -12,7 +12,7 @@ from assay import AssayError, ErrorCode
 from assay.cli import EXIT_FAILED, EXIT_USAGE, format_error, read_json_file, workers_option
 from assay.wire import from_json_safe
 from assay_scorecard.answer_records import is_answer_record
-from assay_scorecard.answers import score_answer_record
+from assay_scorecard.answers import score_answer_record, with_record_id
 from assay_scorecard.engine import create_scorer
 from assay_scorecard.jsonl import JsonlSummary, score_jsonl
 from assay_scorecard.render import render_html, render_markdown, render_text
@@ -92,9 +92,10 @@ def score_command(
     {"question", "answer", "contexts", "signals"?, "config"?, "id"?} (assay eval's other sample
     fields, metadata and groundTruth, are accepted and not read): the signals are derived from
     the answer's text by a signal reader, the preset is grounded-v1 unless the config names one,
-    and the report lists the answer's unsupported claims (with --json: {"scorecard", "signals",
-    "evidence"}). With --jsonl, every line is such an object and every output line is its
-    result or {"error": {"code", "message", "path", "line"}}; memory stays constant.
+    and the report lists the answer's unsupported claims (with --json: {"id"?, "scorecard",
+    "signals", "evidence"}, the record's id first when it has one). With --jsonl, every line is
+    such an object and every output line is its result or {"error": {"code", "message", "path",
+    "line"}}; memory stays constant.
 
     --format chooses what one scorecard is printed as: text (the default), markdown, html (a
     self-contained fragment, all text escaped) or json (the same as --json).
@@ -117,7 +118,9 @@ def score_command(
     if is_answer_record(record):
         result = score_answer_record(record, default_config, reader=reader)
         click.echo(
-            result.to_json(indent=2) if shown == "json" else getattr(result, f"render_{shown}")()
+            with_record_id(record, result.to_json(indent=2))
+            if shown == "json"
+            else getattr(result, f"render_{shown}")()
         )
         scorecard = result.scorecard
     else:

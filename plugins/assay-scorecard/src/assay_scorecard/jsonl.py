@@ -125,7 +125,8 @@ def score_jsonl(
 
     A line may also be an answer record ``{"question", "answer", "contexts", "signals"?,
     "config"?, "id"?}``: its output line is its :class:`~assay_scorecard.AnswerResult` as JSON
-    (``{"scorecard", "signals", "evidence"}``), scored as
+    (``{"id"?, "scorecard", "signals", "evidence"}``, the record's ``id`` first when it has
+    one), scored as
     :func:`~assay_scorecard.score_answer_record` scores it (preset ``grounded-v1`` unless the
     config names one; the signal reader is found once per process, at the first answer record).
 
