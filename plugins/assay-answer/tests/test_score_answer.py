@@ -101,6 +101,26 @@ def test_a_misspelled_signal_warns_and_the_derived_one_stands(
     assert any(note.startswith(f"{path} was ignored") for note in result.evidence.notes)
 
 
+def test_the_note_on_a_misspelled_signal_says_which_derived_signal_stands() -> None:
+    with pytest.warns(FieldWarning):
+        result = score_answer(
+            QUESTION,
+            RIGHT,
+            SCORED,
+            signals={"supportlevel": "low", "supportLevel": "High", "answerRelevance": 0.9},
+        )
+    assert result.evidence.notes == (
+        "signals.supportlevel was ignored (unknown input field; did you mean 'supportLevel'?); "
+        "the supportLevel derived from the text stands.",
+        "signals.answerRelevance was ignored (unknown input field; did you mean "
+        "'answerRelevanceScore'?); nothing replaces it.",  # no relevance is derived
+        "signals.supportLevel was ignored ('High' is not one of 'high', 'medium', 'low'; did "
+        "you mean 'high'?); the derived value stands.",
+    )
+    assert result.inputs["supportLevel"] == "high"
+    assert "answerRelevanceScore" not in result.inputs
+
+
 @pytest.mark.parametrize(
     "signals", [{"support_level": "low"}, {"supportLevel": "High"}, {"hasConflict": "false"}]
 )

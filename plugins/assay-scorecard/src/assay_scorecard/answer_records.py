@@ -222,16 +222,22 @@ def _canonical(record: Mapping[Any, Any]) -> tuple[Mapping[Any, Any], Mapping[st
 _ALIAS_NAMES = frozenset(ANSWER_FIELD_ALIASES)
 _NAMES = (*_RECORD_KEYS, *ANSWER_FIELD_ALIASES)
 # every key a record may have: a misspelled ragas or DeepEval name (respons) is told its name
+_NAMES_LISTED = (
+    "question, answer, contexts, signals, config, id, metadata, groundTruth, their ragas and "
+    "DeepEval names (user_input, response, retrieved_contexts, input, actual_output, "
+    "retrieval_context) and the other fields of an assay eval sample or a ragas sample"
+)
 _OWN_NAMES = {field: field for field in ("question", "answer", "contexts")}
 
 
-def _unknown(key: str, known: Sequence[str]) -> str:
-    """``unknown key 'x'`` with a did-you-mean when a known key is close."""
+def _unknown(key: str, known: Sequence[str], listed: str | None = None) -> str:
+    """``unknown key 'x'`` with a did-you-mean when a known key is close, else the known keys
+    (``listed``, when given, says them in fewer words)."""
     guess = _ALIASES.get(key)
     if guess is None or guess not in known:
         close = difflib.get_close_matches(key, known, n=1)
         guess = close[0] if close else None
-    hint = f"; did you mean {guess!r}?" if guess else f" (known: {', '.join(known)})"
+    hint = f"; did you mean {guess!r}?" if guess else f" (known: {listed or ', '.join(known)})"
     return f"unknown key {key!r}{hint}"
 
 
@@ -264,7 +270,9 @@ def read_answer_record(record: Any) -> AnswerRecord:
         )
     for key in record:
         if key not in _RECORD_KEYS and key not in ANSWER_FIELD_ALIASES:
-            raise AssayError(INVALID_ANSWER_RECORD, _unknown(str(key), _NAMES), str(key))
+            raise AssayError(
+                INVALID_ANSWER_RECORD, _unknown(str(key), _NAMES, _NAMES_LISTED), str(key)
+            )
     record, named = _canonical(record)
     for key in ("question", "answer", "contexts"):
         if key not in record:

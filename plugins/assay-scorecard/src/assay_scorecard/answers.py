@@ -234,10 +234,14 @@ def _caller_signals(
         key = problem.path.removeprefix("signals.")
         if key in own:  # the value as a whole is unreadable (not a key inside it)
             del own[key]
-            notes.append(
-                f"{problem.path} was ignored ({problem.message}); "
-                + ("the derived value stands." if key in derived else "nothing replaces it.")
-            )
+            meant = key if key in derived else _meant(key, problem.message, derived)
+            if meant == key:
+                stands = "the derived value stands."
+            elif meant is not None:  # a misspelled name: the signal it meant is the derived one
+                stands = f"the {meant} derived from the text stands."
+            else:
+                stands = "nothing replaces it."
+            notes.append(f"{problem.path} was ignored ({problem.message}); {stands}")
     for key, value in own.items():
         if key in derived and derived[key] != value:
             notes.append(
@@ -245,6 +249,15 @@ def _caller_signals(
                 f"derived from the text ({_short(derived[key])})."
             )
     return own, tuple(notes)
+
+
+def _meant(key: str, message: str, derived: Mapping[str, Any]) -> str | None:
+    """The derived signal a misspelled name's did-you-mean names (``supportlevel`` ->
+    ``supportLevel``), else ``None``."""
+    for name in derived:
+        if f"did you mean {name!r}?" in message:
+            return name
+    return None
 
 
 def _short(value: Any) -> str:
