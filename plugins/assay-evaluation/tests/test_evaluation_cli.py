@@ -349,3 +349,10 @@ def test_a_results_stream_that_cannot_be_opened_is_an_io_error(data, tmp_path):
     with pytest.raises(assay.AssayError) as caught:
         ResultStream(data / "r.jsonl", append=False)
     assert (caught.value.code, caught.value.path) == ("IO_ERROR", str(data / "r.jsonl"))
+
+
+def test_a_run_of_one_sample_says_one_sample(tmp_path):
+    path = tmp_path / "one.jsonl"
+    path.write_text(json.dumps(toy_samples(1)[0]) + "\n", encoding="utf-8")
+    code, out, _ = run(path, *LENIENT)
+    assert code == 0 and out.splitlines()[-1] == "1 sample, 0 failed: PASSED"

@@ -71,8 +71,8 @@ def summary_text(batch: BatchEvalResult, verdict: GateVerdict, word: str | None 
     errors = sum(c.errors for c in counts.values())
     tail = f", {errors} metric errors" if errors else ""
     lines.append(
-        f"{batch.sample_count} samples, {batch.failed_count} failed{tail}: "
-        + (word or verdict_word(verdict))
+        f"{batch.sample_count} sample{'' if batch.sample_count == 1 else 's'}, "
+        f"{batch.failed_count} failed{tail}: " + (word or verdict_word(verdict))
     )
     return "\n".join(lines)
 
