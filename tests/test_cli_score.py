@@ -261,6 +261,18 @@ def test_a_folder_or_a_missing_config_is_an_io_error_naming_it(
     assert result.stdout == ""
 
 
+def test_a_json_array_is_told_to_use_json_lines(tmp_path: Path) -> None:
+    path = tmp_path / "answers.json"
+    path.write_text(json.dumps([{"inputs": ANSWER}, {"inputs": ANSWER}]))
+    result = assay("score", str(path))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"error [MALFORMED_INPUT] {path} holds a JSON array (2 items); assay score reads one "
+        'JSON object (an answer record or {"inputs", "config"}), and with --jsonl one object '
+        "per line: write the array as JSON Lines (jq -c '.[]')"
+    ]
+
+
 def test_plugins_lists_core_plugins() -> None:
     result = assay("plugins", "--json")
     assert result.returncode == 0, result.stderr

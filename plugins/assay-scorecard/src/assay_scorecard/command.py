@@ -115,6 +115,14 @@ def score_command(
         _exit_for(ctx, summary, fail_on)
         return
     record = from_json_safe(read_json_file(file))
+    if isinstance(record, list):  # many records in one array: say how to score many
+        raise AssayError(
+            ErrorCode.MALFORMED_INPUT,
+            f"{'standard input' if file == '-' else file} holds a JSON array "
+            f"({len(record)} items); assay score reads one JSON object (an answer record or "
+            '{"inputs", "config"}), and with --jsonl one object per line: write the array '
+            "as JSON Lines (jq -c '.[]')",
+        )
     if is_answer_record(record):
         result = score_answer_record(record, default_config, reader=reader)
         click.echo(
