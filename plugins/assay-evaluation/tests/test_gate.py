@@ -320,3 +320,43 @@ def test_table_and_why_say_which_samples_a_pass_rate_counts(data):
     assert "of the 6 scored; " in why and "of all 10 samples, mean" in why
     share_of_all = why.split("; ")[1].split(" of all")[0]
     assert share_of_all == row.split()[-3]  # the why line's share of all = the table's pass
+
+
+def test_a_baseline_can_be_the_path_of_a_saved_baseline_file(registry, tmp_path):
+    # what assay eval --save-baseline writes, handed over as a path: it used to be refused with
+    # "a baseline needs an 'aggregates' object"
+    path = tmp_path / "baseline.json"
+    path.write_text(json.dumps({"aggregates": {"word_count": {"mean": 0.9}}}), encoding="utf-8")
+    for baseline in (path, str(path)):
+        batch = evaluate_batch(
+            toy_samples(10), ["word_count"], {"baselineResult": baseline}, registry=registry
+        )
+        assert [r.metric_id for r in batch.regressed] == ["word_count"]
+        assert replay_thresholds(batch, baseline=baseline).regressed == batch.regressed
+    with pytest.raises(assay.AssayError) as caught:
+        evaluate_batch(
+            toy_samples(2),
+            ["word_count"],
+            {"baseline": tmp_path / "missing.json"},
+            registry=registry,
+        )
+    assert (caught.value.code, caught.value.path) == ("IO_ERROR", str(tmp_path / "missing.json"))
+
+
+def test_a_batch_shows_as_one_line_not_every_result(registry):
+    batch = evaluate_batch(
+        toy_samples(500),
+        ["word_count"],
+        {"baselineResult": {"aggregates": {"word_count": {"mean": 0.9}}}},
+        registry=registry,
+    )
+    shown = repr(batch)
+    assert shown == str(batch) and "\n" not in shown and len(shown) < 300
+    agg = batch.aggregates["word_count"]
+    assert shown == (
+        f"<BatchEvalResult 500 samples; {batch.failed_count} failed; passed=False; "
+        f"word_count: mean {agg.mean:.3f}, pass rate {agg.pass_rate:.1%}; composite: mean "
+        f"{batch.composite_aggregate.mean:.3f}, pass rate "
+        f"{batch.composite_aggregate.pass_rate:.1%}; regressed=['word_count']>"
+    )
+    assert repr(evaluate_batch([], registry=registry)).endswith("composite: no score>")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import os
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
@@ -12,6 +13,7 @@ from typing import Any, TypeVar
 import attrs
 
 from assay import AssayError
+from assay.cli import read_json_file
 from assay_evaluation._codes import EvaluationErrorCode as Code
 from assay_evaluation._options import snake_case
 from assay_evaluation._outcome import error_of, status_of
@@ -82,12 +84,16 @@ def batch_passed(results: Sequence[EvalResult], composite: MetricAggregate) -> b
 
 
 def baseline_means(baseline: Any) -> dict[str, float]:
-    """Metric id -> mean from a baseline: a :class:`~assay_evaluation.BatchEvalResult` or its
-    JSON form (``{"aggregates": {id: {"mean": ...}}}``, ids camelCase or snake_case).
+    """Metric id -> mean from a baseline: a :class:`~assay_evaluation.BatchEvalResult`, its
+    JSON form (``{"aggregates": {id: {"mean": ...}}}``, ids camelCase or snake_case), or the
+    path of a JSON file holding it (what ``assay eval --save-baseline`` writes).
 
     :raises AssayError: ``INVALID_BASELINE`` when there are no aggregates, or a mean is not a
-        finite number (NaN and infinities would make every comparison pass silently).
+        finite number (NaN and infinities would make every comparison pass silently);
+        ``IO_ERROR`` / ``MALFORMED_INPUT`` for a file that cannot be read or is not JSON.
     """
+    if isinstance(baseline, str | os.PathLike):
+        baseline = read_json_file(os.fspath(baseline))
     aggregates = getattr(baseline, "aggregates", None)
     if aggregates is None and isinstance(baseline, Mapping):
         aggregates = baseline.get("aggregates")

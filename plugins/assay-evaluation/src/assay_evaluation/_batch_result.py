@@ -67,6 +67,29 @@ class BatchEvalResult:
     )
     scores: Mapping[str, Sequence[float]] | None = attrs.field(default=None, eq=False, repr=False)
 
+    def __repr__(self) -> str:
+        """A short account (samples, failures, each metric's mean and pass rate, regressions)
+        instead of every result: a batch of thousands shown in a notebook or a debugger stays
+        one readable line. ``results`` holds the results."""
+        parts = [
+            f"{self.sample_count} samples",
+            f"{self.failed_count} failed",
+            f"passed={self.passed}",
+        ]
+        for metric_id, aggregate in (
+            *self.aggregates.items(),
+            ("composite", self.composite_aggregate),
+        ):
+            if aggregate.count:
+                parts.append(
+                    f"{metric_id}: mean {aggregate.mean:.3f}, pass rate {aggregate.pass_rate:.1%}"
+                )
+            else:
+                parts.append(f"{metric_id}: no score")
+        if self.regressions is not None:
+            parts.append(f"regressed={[r.metric_id for r in self.regressed]}")
+        return f"<BatchEvalResult {'; '.join(parts)}>"
+
     @property
     def sample_count(self) -> int:
         """Samples in the batch (also when ``results`` were not kept)."""
