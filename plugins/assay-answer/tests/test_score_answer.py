@@ -58,6 +58,12 @@ def test_plain_string_contexts_are_checked_but_give_no_retrieval_confidence() ->
     assert result.scorecard.recommended_action == "review"  # supported, but no retrieval signal
     assert "candidates" in result.scorecard.meta.missing_signals
     assert "missing signal: candidates" in result.evidence.notes[0]
+    # the grounded-v1 floor docs/answer-first.md states: 20, where the default policy has 40
+    card = result.scorecard
+    assert (card.total, card.action_rule) == (46, "review-at")
+    assert card.action_reason == "Score 46 meets reviewAt threshold (20)."
+    doc = (ROOT / "docs" / "answer-first.md").read_text(encoding="utf-8")
+    assert "(`Score 46 meets reviewAt threshold (20).`)" in doc
 
 
 def test_the_pipelines_own_signals_and_a_config_are_honoured() -> None:
