@@ -294,6 +294,26 @@ def test_deepeval_test_case_columns_are_recognised() -> None:
     assert list(sample.contexts) == ["Frankenstein is an 1818 novel by Mary Shelley."]
 
 
+DEEPEVAL = RAGAS.parent / "deepeval_outputs.json"
+
+
+def test_deepeval_test_results_are_read_as_they_are(registry):
+    # evaluate(...).test_results of DeepEval 4.3: each field that is no sample field (name,
+    # success, metrics_data, ...) used to warn; only its "context" (the ideal context) does now
+    if not DEEPEVAL.exists():
+        pytest.skip("needs ../shared/data/evaluator-outputs/deepeval_outputs.json")
+    results = json.loads(DEEPEVAL.read_text("utf-8"))["evaluate"]["test_results"]
+    assert {"name", "success", "metrics_data", "metrics_data_by_alias"} <= results[0].keys()
+    with pytest.warns(SampleFieldWarning) as caught:
+        samples = read_samples(results)
+    assert [w.message.path for w in caught] == ["samples[0].context"]
+    assert [s.answer for s in samples] == [r["actual_output"] for r in results]
+    assert [list(s.contexts) for s in samples] == [r["retrieval_context"] for r in results]
+    assert [s.ground_truth for s in samples] == [r["expected_output"] for r in results]
+    batch = evaluate_batch(samples, ["claim_support"], registry=registry)
+    assert batch.sample_count == len(results)
+
+
 def _ragas_result_records() -> list[dict]:
     """The rows of a ragas result's ``to_pandas()``: sample columns and score columns."""
     if not RAGAS.exists():

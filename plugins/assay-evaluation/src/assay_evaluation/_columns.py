@@ -133,10 +133,39 @@ with its settings in brackets for some (``rouge_score(mode=fmeasure)``,
 without a warning."""
 
 
+DEEPEVAL_RESULT_COLUMNS = frozenset(
+    {
+        "name",
+        "success",
+        "metrics_data",
+        "metrics_data_by_alias",
+        "conversational",
+        "multimodal",
+        "index",
+        "turns",
+        "classifications",
+        "expectations",
+        "additional_metadata",
+        "comments",
+        "tools_called",
+        "expected_tools",
+    }
+)
+"""The fields of a DeepEval ``TestResult`` (``evaluate(...).test_results``) that are neither a
+sample field nor a score this package reads: a test result passed as it is is read without a
+warning per field. DeepEval's ``context`` (the ideal context, not the retrieved one) still
+warns, since it is also what a misspelt ``contexts`` looks like."""
+
+
 def quietly_skipped(column: str) -> bool:
-    """Whether ``column`` is a ragas column no metric here reads (:data:`IGNORED_COLUMNS`) or a
-    ragas score column (:data:`RAGAS_SCORE_COLUMNS`, settings in brackets ignored)."""
-    return column in IGNORED_COLUMNS or column.partition("(")[0] in RAGAS_SCORE_COLUMNS
+    """Whether ``column`` is a ragas column no metric here reads (:data:`IGNORED_COLUMNS`), a
+    ragas score column (:data:`RAGAS_SCORE_COLUMNS`, settings in brackets ignored) or a field
+    of a DeepEval test result (:data:`DEEPEVAL_RESULT_COLUMNS`)."""
+    return (
+        column in IGNORED_COLUMNS
+        or column in DEEPEVAL_RESULT_COLUMNS
+        or column.partition("(")[0] in RAGAS_SCORE_COLUMNS
+    )
 
 
 _CANONICAL = frozenset(("question", "answer", "contexts", "groundTruth", "id", "metadata"))
