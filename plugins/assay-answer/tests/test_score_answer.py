@@ -213,6 +213,35 @@ def test_markdown_and_html_name_the_rule_and_the_inputs_out_of_range_as_the_text
     assert "> rule `answer-at`: Score" in in_range.render_markdown()
 
 
+def test_numpy_numbers_from_a_vector_store_are_read_as_the_numbers_they_are() -> None:
+    np = pytest.importorskip("numpy")
+    # FAISS and sentence-transformers give float32 similarities, argsort int64 ranks and ids
+    as_numpy = [
+        {
+            "id": np.int64(7),
+            "text": HANDBOOK,
+            "retrievalScores": {"dense": np.float32(0.9), "bm25": np.float32(0.8)},
+            "rank": np.int64(1),
+        }
+    ]
+    plain = [{"id": 7, "text": HANDBOOK, "retrievalScores": {"dense": 0.9, "bm25": 0.8}, "rank": 1}]
+    signals = {"answerRelevanceScore": np.float32(0.9)}
+    result = score_answer(QUESTION, RIGHT, as_numpy, signals=signals)
+    expected = score_answer(QUESTION, RIGHT, plain, signals={"answerRelevanceScore": 0.9})
+    assert result.to_json() == expected.to_json()  # float32(0.9) scores as 0.9, not 0.8999...
+    assert result.scorecard.dimensions["relevance"].raw == 15
+    assert type(result.inputs["candidates"][0]["rank"]) is int
+    for bad, path in (
+        ({"text": HANDBOOK, "rank": np.float64(1.0)}, "contexts[0].rank"),
+        ({"text": HANDBOOK, "score": np.bool_(True)}, "contexts[0].score"),
+        ({"text": HANDBOOK, "rank": np.int64(0)}, "contexts[0].rank"),
+    ):
+        with pytest.raises(assay.AssayError) as caught:
+            score_answer(QUESTION, RIGHT, [bad])
+        assert (caught.value.code, caught.value.path) == ("INVALID_CONTEXT", path)
+    assert caught.value.message == "rank must be an integer >= 1, got 0"
+
+
 def test_bad_contexts_are_refused_with_a_code_and_path() -> None:
     with pytest.raises(assay.AssayError) as caught:
         score_answer(QUESTION, "5 days.", [{"text": HANDBOOK, "score": "high"}])

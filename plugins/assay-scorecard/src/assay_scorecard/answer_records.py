@@ -18,7 +18,8 @@ validation).
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping, Sequence
+import numbers
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -249,6 +250,24 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+def _plain_number(value: Any) -> int | float | None:
+    """A number of another type (numpy's ``float32`` of a FAISS or sentence-transformers
+    similarity, ``int64`` of an ``argsort`` rank: :class:`numbers.Real`) as the Python ``int``
+    or ``float`` it equals, so that the scorecard and its JSON output read it; ``None`` for
+    anything else (a bool, a string, a decimal of no fixed precision is a float too)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return None
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    exact = float(value)
+    try:  # float32(0.9) is 0.8999999761...: read it as the 0.9 it was written as, which
+        # scores in the band of 0.9, when that is the number of its own type it holds
+        shown = float(str(value))
+        return shown if type(value)(shown) == value else exact
+    except (TypeError, ValueError, OverflowError):
+        return exact
+
+
 def read_answer_record(record: Any) -> AnswerRecord:
     """An :class:`AnswerRecord` from its JSON form (or the record itself). ``config``, ``id``
     and the other fields of an ``assay eval`` sample (``metadata``, ``groundTruth`` /
@@ -316,7 +335,24 @@ def _signals(signals: Any) -> Mapping[str, Any]:
             f"signals must be an object of scoring inputs, not {type(signals).__name__}",
             "signals",
         )
-    return dict(signals)
+    return {key: _plain(value) for key, value in signals.items()}
+
+
+_NATIVE = frozenset({str, float, int, bool, type(None)})
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with the numbers of other types in it (numpy's ``float32`` of an evaluator's
+    score) as the Python ``int`` or ``float`` they equal, inside objects and arrays too; other
+    values as they are (the scorer's checks judge them)."""
+    if type(value) in _NATIVE:
+        return value
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    plain = _plain_number(value)
+    return value if plain is None else plain
 
 
 def _bad(where: str, key: str, value: Any, what: str) -> AssayError:
@@ -325,46 +361,75 @@ def _bad(where: str, key: str, value: Any, what: str) -> AssayError:
     )
 
 
+# A check returns None when the value is good as it is, or the plain Python value it stands for
+# (a numpy number as int or float), which then replaces it; it raises when the value is bad.
 def _string(where: str, key: str, value: Any) -> None:
     if not isinstance(value, str):
         raise _bad(where, key, value, "a string")
 
 
-def _number(where: str, key: str, value: Any) -> None:
+def _number(where: str, key: str, value: Any) -> float | None:
     kind = type(value)
-    if kind is not float and kind is not int and not _is_number(value):
+    if kind is float or kind is int or _is_number(value):
+        return None
+    plain = _plain_number(value)
+    if plain is None:
         raise _bad(where, key, value, "a number")
+    return plain
 
 
-def _rank(where: str, key: str, value: Any) -> None:
+def _rank(where: str, key: str, value: Any) -> int | None:
+    plain = None
     if type(value) is not int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise _bad(where, key, value, "an integer >= 1")
+        plain = _plain_number(value) if isinstance(value, numbers.Integral) else None
+        if plain is None:
+            raise _bad(where, key, value, "an integer >= 1")
     if value < 1:
+        shown = value if plain is None else plain
         raise AssayError(
-            INVALID_CONTEXT, f"rank must be an integer >= 1, got {value!r}", f"{where}.rank"
+            INVALID_CONTEXT, f"rank must be an integer >= 1, got {shown!r}", f"{where}.rank"
         )
+    return plain
 
 
-def _scores(where: str, key: str, value: Any) -> None:
+def _scores(where: str, key: str, value: Any) -> dict[str, Any] | None:
     if not isinstance(value, Mapping):
         raise _bad(where, key, value, "an object of method -> score")
+    plain: dict[str, Any] | None = None
     for method, score in value.items():
         kind = type(score)
-        if (kind is not float and kind is not int and not _is_number(score)) or not isinstance(
-            method, str
-        ):
+        if kind is float or kind is int or _is_number(score):
+            fixed = None
+        else:
+            fixed = _plain_number(score)
+            if fixed is None:
+                method = method if isinstance(method, str) else repr(method)
+                raise AssayError(
+                    INVALID_CONTEXT,
+                    f"a retrieval score must be a number, got {score!r}",
+                    f"{where}.retrievalScores.{method}",
+                )
+        if not isinstance(method, str):
             raise AssayError(
                 INVALID_CONTEXT,
-                f"a retrieval score must be a number, got {score!r}",
-                f"{where}.retrievalScores.{method}",
+                f"a retrieval method must be named by a string, got {method!r}",
+                f"{where}.retrievalScores",
             )
+        if fixed is not None:
+            plain = dict(value) if plain is None else plain
+            plain[method] = fixed
+    return plain
 
 
-def _identity(where: str, key: str, value: Any) -> None:
+def _identity(where: str, key: str, value: Any) -> int | None:
     if isinstance(value, bool) or not isinstance(value, str | int):
-        raise AssayError(
-            INVALID_CONTEXT, f"id must be a string or an integer, got {value!r}", f"{where}.id"
-        )
+        plain = _plain_number(value) if isinstance(value, numbers.Integral) else None
+        if plain is None:
+            raise AssayError(
+                INVALID_CONTEXT, f"id must be a string or an integer, got {value!r}", f"{where}.id"
+            )
+        return plain
+    return None
 
 
 def _boolean(where: str, key: str, value: Any) -> None:
@@ -377,7 +442,7 @@ def _mapping(where: str, key: str, value: Any) -> None:
         raise _bad(where, key, value, "an object")
 
 
-_CHECKS = {
+_CHECKS: dict[str, Callable[[str, str, Any], Any]] = {
     "text": _string,
     "id": _identity,
     "title": _string,
@@ -410,12 +475,18 @@ def _context(item: Any, where: str) -> Context:
             f"a context must be a string or an object with text, not {type(item).__name__}",
             where,
         )
+    plain: dict[Any, Any] | None = None
     for key, value in item.items():
         check = _CHECKS.get(key)
         if check is None:
             raise AssayError(INVALID_CONTEXT, _unknown(str(key), _CONTEXT_KEYS), f"{where}.{key}")
         if value is not None:
-            check(where, key, value)
+            fixed = check(where, key, value)
+            if fixed is not None:  # a numpy number: as the int or float it equals
+                plain = dict(item) if plain is None else plain
+                plain[key] = fixed
+    if plain is not None:
+        item = plain
     get = item.get
     if get("text") is None:
         raise AssayError(INVALID_CONTEXT, "a context object needs text (a string)", f"{where}.text")
