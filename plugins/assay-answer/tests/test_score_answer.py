@@ -16,6 +16,7 @@ import assay
 import assay.testing
 import assay_scorecard.plugin
 from assay_answer import score_answer
+from assay_scorecard import score_answer_record
 from assay_scorecard.field_checks import FieldWarning
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -240,6 +241,27 @@ def test_numpy_numbers_from_a_vector_store_are_read_as_the_numbers_they_are() ->
             score_answer(QUESTION, RIGHT, [bad])
         assert (caught.value.code, caught.value.path) == ("INVALID_CONTEXT", path)
     assert caught.value.message == "rank must be an integer >= 1, got 0"
+
+
+def test_contexts_as_a_numpy_array_or_pandas_series_are_read_in_order() -> None:
+    np = pytest.importorskip("numpy")
+    pd = pytest.importorskip("pandas")
+    other = "Vacation requests need approval two weeks in advance."
+    expected = score_answer(QUESTION, RIGHT, [other, HANDBOOK]).to_json()
+    # a ragas dataset read back from Parquet holds retrieved_contexts as numpy arrays
+    frame = pd.DataFrame(
+        {"user_input": [QUESTION], "response": [RIGHT], "retrieved_contexts": [[other, HANDBOOK]]}
+    )
+    row = frame.to_dict("records")[0]
+    row["retrieved_contexts"] = np.array(row["retrieved_contexts"])
+    for contexts in (np.array([other, HANDBOOK]), pd.Series([other, HANDBOOK])):
+        assert score_answer(QUESTION, RIGHT, contexts).to_json() == expected
+    assert score_answer_record(row).to_json() == expected
+    for bad in ({other, HANDBOOK}, np.array([[other]]), other):
+        with pytest.raises(assay.AssayError) as caught:
+            score_answer(QUESTION, RIGHT, bad)
+        assert (caught.value.code, caught.value.path) == ("INVALID_ANSWER_RECORD", "contexts")
+        assert f"not {type(bad).__name__}" in caught.value.message
 
 
 def test_bad_contexts_are_refused_with_a_code_and_path() -> None:

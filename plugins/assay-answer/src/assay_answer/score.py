@@ -23,7 +23,8 @@ def score_answer(
 
     :param question: the user's question.
     :param answer: the answer the pipeline generated.
-    :param contexts: the retrieved contexts, each a string or an object with ``text`` and
+    :param contexts: the retrieved contexts, in retrieval order (a list, a tuple, a numpy
+        array or a pandas Series), each a string or an object with ``text`` and
         optional ``id``, ``title``, ``retrievalScores`` / ``score`` / ``combinedScore``,
         ``rank``, ``date`` / ``lastUpdated``, ``sourceType`` / ``documentType``,
         ``authorityRank``, ``contentHash``, ``extractionQuality``, ``isAmendment``,

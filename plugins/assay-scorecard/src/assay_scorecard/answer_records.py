@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import difflib
 import numbers
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from typing import Any
 
 import attrs
@@ -310,10 +310,12 @@ def read_answer_record(record: Any) -> AnswerRecord:
             )
     contexts = record["contexts"]
     if not isinstance(contexts, list | tuple):
+        contexts = _as_list(contexts)
+    if contexts is None:
         raise AssayError(
             INVALID_ANSWER_RECORD,
             f"{named['contexts']} must be an array of strings or objects with text, not "
-            f"{type(contexts).__name__}",
+            f"{type(record['contexts']).__name__}",
             named["contexts"],
         )
     return AnswerRecord(
@@ -324,6 +326,19 @@ def read_answer_record(record: Any) -> AnswerRecord:
         ),
         _signals(record.get("signals")),
     )
+
+
+def _as_list(contexts: Any) -> list[Any] | None:
+    """Contexts given as another ordered collection, as a list: a numpy array or a pandas
+    Series (what a ragas dataset's ``retrieved_contexts`` is once read from Parquet or a
+    DataFrame), or any other sequence; ``None`` for a string, an object, a set or a scalar."""
+    if isinstance(contexts, str | bytes | Mapping | Set):
+        return None
+    tolist = getattr(contexts, "tolist", None)
+    if callable(tolist) and getattr(contexts, "ndim", 1) == 1:
+        listed = tolist()
+        return listed if isinstance(listed, list) else None
+    return list(contexts) if isinstance(contexts, Sequence) else None
 
 
 def _signals(signals: Any) -> Mapping[str, Any]:
