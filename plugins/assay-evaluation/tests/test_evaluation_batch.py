@@ -238,3 +238,18 @@ def test_resume_recomputes_results_made_for_other_metrics_or_other_content(tmp_p
         registry=again,
     )
     assert counting.calls == [s["id"] for s in changed]
+
+
+def test_on_progress_true_shows_a_progress_line_on_standard_error(registry, capsys):
+    # a notebook or script user had to write a callback to see how far a long run was
+    batch = evaluate_batch(toy_samples(20), options={"on_progress": True}, registry=registry)
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    last = captured.err.splitlines()[-1]
+    assert last.startswith("evaluating 20/20 (100%) ") and last.endswith(" samples/s")
+    assert batch.sample_count == 20
+    evaluate_batch(toy_samples(3), options={"onProgress": False}, registry=registry)
+    assert capsys.readouterr().err == ""
+    with pytest.raises(assay.AssayError) as caught:
+        evaluate_batch(toy_samples(3), options={"on_progress": "yes"}, registry=registry)
+    assert (caught.value.code, caught.value.path) == ("INVALID_OPTION", "options.onProgress")

@@ -7,6 +7,7 @@ import difflib
 import functools
 import math
 import re
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Executor
 from datetime import datetime
@@ -176,9 +177,10 @@ class EvaluateOptions:
         chunk_size: samples per executor task, and results per durable write of ``output``
             (default 128: smaller tasks cost the calling process more in pickling than the
             workers gain).
-        on_progress: ``(completed, total)`` called after each sample is finished.
-        baseline_result: a :class:`~assay_evaluation.BatchEvalResult` or its JSON form, for
-            regression detection.
+        on_progress: ``(completed, total)`` called after each sample is finished; ``True`` for
+            a progress line on standard error (``n/total``, samples/s, ETA).
+        baseline_result: a :class:`~assay_evaluation.BatchEvalResult`, its JSON form or the
+            path of a JSON file holding it, for regression detection.
         regression_threshold: a mean drop larger than this is a regression (default 0.05).
         output: a JSON Lines path; each finished sample's result is appended as it finishes.
         resume: with ``output``, skip samples whose id is already in that file and keep their
@@ -380,8 +382,18 @@ def parse_options(options: EvaluateOptions | Mapping[str, Any] | None) -> Evalua
         check_timestamp(raw["timestamp"], "options.timestamp")
     if raw.get("profile") is not None and not isinstance(raw["profile"], str):
         raise AssayError(Code.UNKNOWN_PROFILE, "a profile is a name", "options.profile")
+    if raw.get("on_progress") is True:  # a progress line on standard error, as assay eval shows
+        from assay_evaluation._progress import ProgressLine
+
+        raw["on_progress"] = ProgressLine(sys.stderr)
+    elif raw.get("on_progress") is False:
+        raw["on_progress"] = None
     if raw.get("on_progress") is not None and not callable(raw["on_progress"]):
-        raise AssayError(Code.INVALID_OPTION, "must be callable", "options.onProgress")
+        raise AssayError(
+            Code.INVALID_OPTION,
+            "must be True (a progress line on standard error) or a callable (completed, total)",
+            "options.onProgress",
+        )
     raw.update(
         thresholds=thresholds,
         metric_modes=modes,
