@@ -525,3 +525,17 @@ def test_an_unknown_column_gets_a_did_you_mean_only_when_it_looks_like_a_typo(co
         f"samples[0].{column}: unknown field {column!r}{hint}; ignored (map it with "
         "column_map / --map)"
     )
+
+
+@pytest.mark.parametrize(("name", "sep"), [("semicolons.csv", ";"), ("tabs.tsv", "\t")])
+def test_a_table_separated_by_semicolons_or_tabs_reads_like_its_csv(tmp_path, name, sep):
+    # a spreadsheet's export in a locale with a decimal comma (;) or as tab-separated text was
+    # read as one column named 'id;question;...' and refused for a missing answer
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame(_halueval(5))
+    comma, other = tmp_path / "comma.csv", tmp_path / name
+    frame.to_csv(comma, index=False)
+    frame.to_csv(other, index=False, sep=sep)
+    assert read_samples(other) == read_samples(comma)
+    assert [s.answer for s in read_samples(other)] == [s["answer"] for s in _halueval(5)]
+    assert read_samples(other, format="csv") == read_samples(comma)

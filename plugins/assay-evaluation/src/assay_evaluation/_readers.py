@@ -39,6 +39,7 @@ _EXTENSIONS = {
     ".jsonl": "jsonl",
     ".ndjson": "jsonl",
     ".csv": "csv",
+    ".tsv": "csv",  # columns separated by tabs: see _delimiter
     ".parquet": "parquet",
     ".pq": "parquet",
 }
@@ -145,8 +146,20 @@ def _json_rows(text: str, path: str) -> Rows:
         yield f"samples[{index}]", row
 
 
+def _delimiter(text: str) -> str:
+    """``,``, or the tab or semicolon that separates the header's columns when it holds no
+    comma: a spreadsheet saved as tab-separated text, or as CSV in a locale whose decimal mark
+    is a comma (``id;question;answer``)."""
+    header = text[: text.find("\n")] if "\n" in text else text
+    if "," in header:
+        return ","
+    return "\t" if "\t" in header else ";" if ";" in header else ","
+
+
 def _csv_rows(text: str) -> Rows:
-    reader = csv.DictReader(io.StringIO(text, newline=""), restkey=_EXTRA)
+    reader = csv.DictReader(
+        io.StringIO(text, newline=""), restkey=_EXTRA, delimiter=_delimiter(text)
+    )
     for number, row in enumerate(reader, start=1):
         if _EXTRA in row:
             extra = len(row[_EXTRA])
