@@ -539,3 +539,28 @@ def test_a_table_separated_by_semicolons_or_tabs_reads_like_its_csv(tmp_path, na
     assert read_samples(other) == read_samples(comma)
     assert [s.answer for s in read_samples(other)] == [s["answer"] for s in _halueval(5)]
     assert read_samples(other, format="csv") == read_samples(comma)
+
+
+def test_a_compressed_file_says_so_instead_of_not_utf_8(tmp_path):
+    import gzip
+    import zipfile
+
+    rows = "".join(json.dumps(s) + "\n" for s in _halueval(3)).encode()
+    packed = tmp_path / "outputs.jsonl.gz"
+    packed.write_bytes(gzip.compress(rows))
+    with pytest.raises(assay.AssayError) as caught:
+        read_samples(packed)
+    assert (caught.value.code, caught.value.path) == ("MALFORMED_INPUT", str(packed))
+    assert caught.value.message.startswith(f"{packed} is gzip-compressed: decompress it first")
+    workbook = tmp_path / "outputs.xlsx"
+    with zipfile.ZipFile(workbook, "w") as archive:
+        archive.writestr("xl/workbook.xml", "<workbook/>")
+    with pytest.raises(assay.AssayError) as caught:
+        read_samples(workbook)
+    assert caught.value.message.startswith(f"{workbook} is a zip archive (an Excel workbook")
+    (tmp_path / "latin1.csv").write_bytes(
+        "question,answer,contexts\ncaf\xe9,a,c\n".encode("latin-1")
+    )
+    with pytest.raises(assay.AssayError) as caught:
+        read_samples(tmp_path / "latin1.csv")
+    assert "is not UTF-8 text" in caught.value.message

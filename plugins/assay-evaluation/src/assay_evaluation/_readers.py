@@ -62,14 +62,22 @@ def _bytes(path: str) -> bytes:
         raise AssayError(ErrorCode.IO_ERROR, f"cannot read the file: {exc.strerror}", path) from exc
 
 
+_PACKED = {
+    b"\x1f\x8b": "is gzip-compressed: decompress it first (gunzip -k FILE), or pipe it in: "
+    "gunzip -c FILE | assay eval -",
+    b"PK\x03\x04": "is a zip archive (an Excel workbook is one): save the sheet as CSV, or "
+    "unzip the data file",
+}
+
+
 def _text(data: bytes, path: str) -> str:
     try:
         return data.decode("utf-8-sig")  # a spreadsheet's CSV often starts with a BOM
     except UnicodeDecodeError as exc:
         where = "standard input" if path == "-" else path
-        raise AssayError(
-            ErrorCode.MALFORMED_INPUT, f"{where} is not UTF-8 text: {exc.reason}", path
-        ) from exc
+        packed = _PACKED.get(data[:2]) or _PACKED.get(data[:4])
+        reason = packed if packed else f"is not UTF-8 text: {exc.reason}"
+        raise AssayError(ErrorCode.MALFORMED_INPUT, f"{where} {reason}", path) from exc
 
 
 def _first_byte(data: bytes) -> bytes:
