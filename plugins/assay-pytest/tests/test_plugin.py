@@ -286,10 +286,18 @@ def test_a_failing_gate_points_at_the_test_not_at_the_plugin(pytester, data):
 
         def test_unknown_metric(assay_gate):
             assay_gate.evaluate("golden.jsonl", ["suport"])
+
+        def test_a_threshold_for_no_metric(assay_gate):
+            batch = assay_gate.evaluate("golden.jsonl", ["support"])
+            assay_gate.assert_passes(batch, thresholds={"suport": 0.5})
+
+        def test_a_rate_out_of_range(assay_gate):
+            batch = assay_gate.evaluate("golden.jsonl", ["support"])
+            assay_gate.assert_passes(batch, min_pass_rate=90)
         """
     )
     result = pytester.runpytest()
-    result.assert_outcomes(failed=3)
+    result.assert_outcomes(failed=5)
     text = result.stdout.str()
     assert "assay_pytest/gate.py" not in text and "assay_evaluation/" not in text
     assert "def assert_passes" not in text and "BatchEvalResult(" not in text
@@ -302,6 +310,10 @@ def test_a_failing_gate_points_at_the_test_not_at_the_plugin(pytester, data):
             "E       assay_pytest.gate.GateFailure: no baseline at missing-baseline.json;*",
             ">       assay_gate.evaluate(*suport*)",
             "E       assay._errors.AssayError: metrics?0?: no metric with id 'suport'*",
+            ">       assay_gate.assert_passes(batch, thresholds={*suport*: 0.5})",
+            "E       assay._errors.AssayError: thresholds.suport: *",
+            ">       assay_gate.assert_passes(batch, min_pass_rate=90)",
+            "E       assay._errors.AssayError: gate.minPassRate: must be a number in ?0, 1?, got 90",
         ]
     )
 

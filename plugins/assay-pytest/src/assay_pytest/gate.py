@@ -3,10 +3,11 @@ with a baseline file checked into the repository."""
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import assay
 from assay.cli import atomic_write
@@ -123,6 +124,27 @@ def _report_lines(batch: BatchEvalResult, verdict: GateVerdict) -> list[str]:
     return lines
 
 
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def _from_the_test(method: _Method) -> _Method:
+    """``method`` with an :class:`assay.AssayError` raised inside the evaluator (an unknown
+    metric, a bad setting, a bad row) re-raised from the test's line: pytest then shows the
+    test's call and the error, not the evaluator's frames and a chained copy."""
+
+    @functools.wraps(method)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        __tracebackhide__ = True
+        try:
+            return method(*args, **kwargs)
+        except assay.AssayError as error:
+            raise assay.AssayError(
+                error.code, error.message, error.path, details=error.details
+            ) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
 class EvalGate:
     """What the ``assay_gate`` fixture hands a test.
 
@@ -134,6 +156,7 @@ class EvalGate:
         self.update_baselines = update_baselines
         self.registry = registry
 
+    @_from_the_test
     def evaluate(
         self,
         samples: Any,
@@ -152,13 +175,9 @@ class EvalGate:
         if isinstance(samples, str | Path):
             samples = load_samples(samples, **reading)
             reading = {}
-        try:
-            return evaluate_batch(samples, metrics, options, registry=self.registry, **reading)
-        except assay.AssayError as error:
-            raise assay.AssayError(
-                error.code, error.message, error.path, details=error.details
-            ) from None
+        return evaluate_batch(samples, metrics, options, registry=self.registry, **reading)
 
+    @_from_the_test
     def assert_passes(
         self,
         batch: BatchEvalResult,
@@ -199,6 +218,7 @@ class EvalGate:
                 f"assay gate failed over {len(batch.results)} samples:\n  " + "\n  ".join(lines)
             )
 
+    @_from_the_test
     def assert_no_regression(
         self,
         batch: BatchEvalResult,
