@@ -273,6 +273,36 @@ def test_a_json_array_is_told_to_use_json_lines(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("record", "line"),
+    [
+        (
+            {"question": "q", "answer": None, "contexts": ["c"]},
+            "error [INVALID_ANSWER_RECORD] answer: answer must be a string, not null",
+        ),
+        (
+            {"question": "q", "answer": "a", "contexts": "one passage"},
+            "error [INVALID_ANSWER_RECORD] contexts: contexts must be an array of strings or "
+            "objects with text, not the string 'one passage'",
+        ),
+        (
+            {"question": "q", "answer": "a", "contexts": [{"text": "t", "score": "0.9"}]},
+            "error [INVALID_CONTEXT] contexts[0].score: score must be a number, not the string "
+            "'0.9'",
+        ),
+        (
+            {"user_input": "q", "response": "a", "retrieved_contexts": [{"text": "t"}, 3]},
+            "error [INVALID_CONTEXT] retrieved_contexts[1]: a context must be a string or an "
+            "object with text, not a number",
+        ),
+    ],
+)
+def test_a_wrong_type_in_an_answer_record_is_named_in_json_terms(record: dict, line: str) -> None:
+    result = assay("score", "-", stdin=json.dumps(record))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [line]
+
+
 def test_plugins_lists_core_plugins() -> None:
     result = assay("plugins", "--json")
     assert result.returncode == 0, result.stderr

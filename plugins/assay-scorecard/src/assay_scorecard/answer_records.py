@@ -246,6 +246,26 @@ def _also_named(field: str) -> str:
     return " or ".join(alias for alias, named in ANSWER_FIELD_ALIASES.items() if named == field)
 
 
+def _kind(value: Any) -> str:
+    """What a wrong value is, in the JSON terms of the record (``null``, ``a number``, ``the
+    string '0.9'``, ``an object``, ...), not Python's (``NoneType``, ``str``); a value JSON has
+    no name for by its Python type (``set``, ``ndarray``)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        shown = repr(value) if len(value) <= 40 else repr(value[:37]) + "..."
+        return f"the string {shown}"
+    if isinstance(value, Mapping):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    return type(value).__name__
+
+
 def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
@@ -285,7 +305,7 @@ def read_answer_record(record: Any) -> AnswerRecord:
         raise AssayError(
             INVALID_ANSWER_RECORD,
             f"an answer record must be an object with question, answer and contexts, not "
-            f"{type(record).__name__}",
+            f"{_kind(record)}",
         )
     for key in record:
         if key not in _RECORD_KEYS and key not in ANSWER_FIELD_ALIASES:
@@ -305,7 +325,7 @@ def read_answer_record(record: Any) -> AnswerRecord:
         if not isinstance(record[key], str):
             raise AssayError(
                 INVALID_ANSWER_RECORD,
-                f"{named[key]} must be a string, not {type(record[key]).__name__}",
+                f"{named[key]} must be a string, not {_kind(record[key])}",
                 named[key],
             )
     contexts = record["contexts"]
@@ -315,7 +335,7 @@ def read_answer_record(record: Any) -> AnswerRecord:
         raise AssayError(
             INVALID_ANSWER_RECORD,
             f"{named['contexts']} must be an array of strings or objects with text, not "
-            f"{type(record['contexts']).__name__}",
+            f"{_kind(record['contexts'])}",
             named["contexts"],
         )
     return AnswerRecord(
@@ -347,7 +367,7 @@ def _signals(signals: Any) -> Mapping[str, Any]:
     if not isinstance(signals, Mapping):
         raise AssayError(
             INVALID_ANSWER_RECORD,
-            f"signals must be an object of scoring inputs, not {type(signals).__name__}",
+            f"signals must be an object of scoring inputs, not {_kind(signals)}",
             "signals",
         )
     return {key: _plain(value) for key, value in signals.items()}
@@ -372,7 +392,7 @@ def _plain(value: Any) -> Any:
 
 def _bad(where: str, key: str, value: Any, what: str) -> AssayError:
     return AssayError(
-        INVALID_CONTEXT, f"{key} must be {what}, not {type(value).__name__}", f"{where}.{key}"
+        INVALID_CONTEXT, f"{key} must be {what}, not {_kind(value)}", f"{where}.{key}"
     )
 
 
@@ -487,7 +507,7 @@ def _context(item: Any, where: str) -> Context:
     if not isinstance(item, Mapping):
         raise AssayError(
             INVALID_CONTEXT,
-            f"a context must be a string or an object with text, not {type(item).__name__}",
+            f"a context must be a string or an object with text, not {_kind(item)}",
             where,
         )
     plain: dict[Any, Any] | None = None
