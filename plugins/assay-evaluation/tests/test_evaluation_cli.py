@@ -356,3 +356,26 @@ def test_a_run_of_one_sample_says_one_sample(tmp_path):
     path.write_text(json.dumps(toy_samples(1)[0]) + "\n", encoding="utf-8")
     code, out, _ = run(path, *LENIENT)
     assert code == 0 and out.splitlines()[-1] == "1 sample, 0 failed: PASSED"
+
+
+def test_a_threshold_flag_for_a_metric_not_evaluated_is_refused_before_reading(tmp_path):
+    # --threshold truth_overlap=0.9 with --metrics word_count gated nothing, silently: the CI
+    # job believed it watched truth_overlap
+    missing = tmp_path / "never-read.jsonl"
+    code, out, err = run(missing, "--metrics", "word_count", "--threshold", "truth_overlap=0.9")
+    assert (code, out) == (assay.ExitCode.USAGE, "")
+    assert err == (
+        "error [INVALID_OPTION] --threshold: a threshold for truth_overlap, which this run does "
+        "not evaluate (it evaluates word_count), would gate nothing: add it to --metrics (or "
+        "choose a --profile that has it)\n"
+    )
+
+
+def test_a_threshold_in_the_config_for_a_metric_not_evaluated_is_still_allowed(data, tmp_path):
+    # a shared config may hold thresholds for more metrics than one run evaluates
+    config = tmp_path / "eval.json"
+    config.write_text(json.dumps({"thresholds": {"truth_overlap": 0.9, "word_count": 0}}))
+    code, _, err = run(
+        data, "--metrics", "word_count", "--config", config, "--composite-threshold", "0"
+    )
+    assert code == 0, err

@@ -370,7 +370,7 @@ def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
     reading = _reading(cli)
     if cli["baseline"]:
         options["baseline_result"] = read_json_file(cli["baseline"])
-    _preflight(metrics, options, registry, gate)
+    _preflight(metrics, options, registry, gate, cli["threshold"])
     table = _table_output(cli["output"], cli["resume"])
     if cli["output"] and not table:
         options.update(output=cli["output"], resume=cli["resume"])
@@ -421,14 +421,19 @@ def eval_command(ctx: click.Context, /, data: str, **cli: Any) -> None:
 
 
 def _preflight(
-    metrics: list[str] | None, options: dict[str, Any], registry: Any, gate: Gate
+    metrics: list[str] | None,
+    options: dict[str, Any],
+    registry: Any,
+    gate: Gate,
+    flag_thresholds: dict[str, float] | None = None,
 ) -> None:
     """Refuse, before any sample is read, what the options alone show cannot be judged: the
     regression gate without a baseline, a baseline that holds none of the metrics to evaluate,
-    and what the plan itself refuses (an unknown metric, a judge missing for llm mode).
+    a ``--threshold`` for a metric this run does not evaluate (it would gate nothing), and what
+    the plan itself refuses (an unknown metric, a judge missing for llm mode).
 
-    :raises AssayError: ``INVALID_OPTION`` (``--gate``), ``INVALID_BASELINE`` (``--baseline``),
-        or the plan's codes.
+    :raises AssayError: ``INVALID_OPTION`` (``--gate``, ``--threshold``), ``INVALID_BASELINE``
+        (``--baseline``), or the plan's codes.
     """
     baseline = options.get("baseline_result", options.get("baseline"))
     if gate.fail_on == "regression" and baseline is None:
@@ -439,11 +444,21 @@ def _preflight(
             "--gate",
         )
     plan = resolve_plan(metrics, parse_options(options), registry)
+    evaluated = [step.metric_id for step in plan.steps]
+    running = {snake_case(metric_id) for metric_id in evaluated}
+    for metric_id in flag_thresholds or {}:
+        if snake_case(metric_id) not in running:
+            raise AssayError(
+                Code.INVALID_OPTION,
+                f"a threshold for {metric_id}, which this run does not evaluate (it evaluates "
+                f"{', '.join(evaluated)}), would gate nothing: add it to --metrics "
+                "(or choose a --profile that has it)",
+                "--threshold",
+            )
     if baseline is None:
         return
     held = {snake_case(key) for key in baseline_means(baseline)}
-    evaluated = [step.metric_id for step in plan.steps]
-    if not held & {snake_case(metric_id) for metric_id in evaluated}:
+    if not held & running:
         raise AssayError(
             Code.INVALID_BASELINE,
             f"the baseline holds none of the metrics to evaluate ({', '.join(evaluated)}; it "
