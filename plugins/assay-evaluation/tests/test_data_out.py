@@ -111,6 +111,20 @@ def test_html_report_from_the_api(batch, tmp_path):
     assert "error" in first_section  # samples with an error come first
 
 
+def test_html_of_a_batch_without_results_says_so_instead_of_zero_scores():
+    # it showed "word_count: 0 scores" under an empty histogram and an empty "Worst samples"
+    registry = toy_registry()
+    lean = evaluate_batch(toy_samples(8), options={"keep_results": False}, registry=registry)
+    html = lean.to_html()
+    assert "0 scores" not in html and "<svg" not in html and "<section>" not in html
+    assert html.count("Not shown: this batch kept no per-sample results") == 2
+    assert "keep_worst=N" in html and "8 samples" in html
+    kept = evaluate_batch(
+        toy_samples(8), options={"keep_results": False, "keep_worst": 2}, registry=registry
+    ).to_html()
+    assert "Not shown" not in kept and kept.count("<section>") == 2 and "8 scores" in kept
+
+
 @pytest.mark.usefixtures("toy_default_registry")
 def test_cli_output_table_by_extension(tmp_path):
     data = tmp_path / "data.jsonl"

@@ -198,6 +198,13 @@ def _scores(batch: BatchEvalResult, metric_id: str) -> Sequence[float]:
     ]
 
 
+_NOT_KEPT = (
+    "<p>Not shown: this batch kept no per-sample results (<code>keep_results=False</code>). "
+    "Evaluate with <code>keep_worst=N</code> (the scores and the N worst samples) or "
+    "<code>keep_results=True</code>.</p>"
+)
+
+
 def render_html(
     batch: BatchEvalResult,
     title: str = "assay evaluation",
@@ -230,6 +237,11 @@ def render_html(
     )
     reasons = "".join(f"<li>{escape(r)}</li>" for r in verdict.reasons)
     cost = batch.total_cost
+    distributions = f'<div class="plots">{"".join(plots)}</div>'
+    samples = "".join(_sample_block(i, r) for i, r in ranked)
+    if not batch.results_kept and batch.scores is None and batch.sample_count:
+        # not "0 scores" and an empty list: say what was not kept and how to keep it
+        distributions = samples = _NOT_KEPT
     return (
         f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}'
         f"</title><style>{_STYLE}</style></head><body><h1>{escape(title)}</h1>"
@@ -238,8 +250,8 @@ def render_html(
         f"{cost.cache_hits}, unparsable replies {cost.parse_failures}.</p>"
         f"{'<ul>' + reasons + '</ul>' if reasons else ''}"
         f"<h2>Aggregates</h2>{_aggregates_table(batch)}"
-        f'<h2>Score distributions</h2><div class="plots">{"".join(plots)}</div>'
+        f"<h2>Score distributions</h2>{distributions}"
         f"<h2>Regressions</h2>{_regressions(batch)}"
-        f"<h2>Worst samples</h2>{''.join(_sample_block(i, r) for i, r in ranked)}"
+        f"<h2>Worst samples</h2>{samples}"
         "</body></html>"
     )
