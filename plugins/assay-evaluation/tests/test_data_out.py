@@ -111,6 +111,24 @@ def test_html_report_from_the_api(batch, tmp_path):
     assert "error" in first_section  # samples with an error come first
 
 
+@pytest.mark.filterwarnings("error::assay_evaluation.SampleFieldWarning")
+def test_a_table_of_results_reads_back_as_its_samples_without_warnings(tmp_path):
+    # re-evaluating --output results.csv with other metrics warned about every score, flag,
+    # status and reason column, and about composite_score and passed
+    from assay_evaluation import read_samples
+
+    samples = toy_samples(6)
+    batch = evaluate_batch(samples, registry=toy_registry())
+    for name in ("results.csv", "results.parquet"):
+        if name.endswith(".parquet"):
+            pytest.importorskip("pyarrow")
+        path = tmp_path / name
+        batch.save(path)
+        again = read_samples(path)
+        assert [s.answer for s in again] == [s["answer"] for s in samples]
+        assert [list(s.contexts) for s in again] == [s["contexts"] for s in samples]
+
+
 def test_html_of_a_batch_without_results_says_so_instead_of_zero_scores():
     # it showed "word_count: 0 scores" under an empty histogram and an empty "Worst samples"
     registry = toy_registry()

@@ -157,13 +157,36 @@ warning per field. DeepEval's ``context`` (the ideal context, not the retrieved 
 warns, since it is also what a misspelt ``contexts`` looks like."""
 
 
+ASSAY_RESULT_COLUMNS = frozenset(
+    {
+        "composite_score",
+        "passed",
+        "claim_support",
+        "answer_support",
+        "answer_relevance",
+        "hallucination_rate",
+    }
+)
+"""The columns of this package's own table of results (``--output results.csv``,
+``to_pandas()``) that no other list names: the composite, the pass flag and the scores of its
+metrics. With every column ending in ``_passed``, ``_status`` or ``_reason`` (each metric's
+flag, status and reason) and any column ``X`` beside an ``X_status`` (the score of a metric of
+your own), a table of results read back as samples warns about none of them."""
+
+_RESULT_SUFFIXES = ("_passed", "_status", "_reason")
+
+
 def quietly_skipped(column: str) -> bool:
     """Whether ``column`` is a ragas column no metric here reads (:data:`IGNORED_COLUMNS`), a
-    ragas score column (:data:`RAGAS_SCORE_COLUMNS`, settings in brackets ignored) or a field
-    of a DeepEval test result (:data:`DEEPEVAL_RESULT_COLUMNS`)."""
+    ragas score column (:data:`RAGAS_SCORE_COLUMNS`, settings in brackets ignored), a field
+    of a DeepEval test result (:data:`DEEPEVAL_RESULT_COLUMNS`) or a column of this package's
+    own results table (:data:`ASSAY_RESULT_COLUMNS`, ``*_passed``, ``*_status``,
+    ``*_reason``)."""
     return (
         column in IGNORED_COLUMNS
         or column in DEEPEVAL_RESULT_COLUMNS
+        or column in ASSAY_RESULT_COLUMNS
+        or column.endswith(_RESULT_SUFFIXES)
         or column.partition("(")[0] in RAGAS_SCORE_COLUMNS
     )
 
@@ -338,7 +361,8 @@ class ColumnMapper:
                 if field in self.mapped_fields:  # the field comes from its mapped column
                     field = None
             if field is None:
-                if not quietly_skipped(str(column)):
+                # a metric's score column of a results table has its status beside it
+                if not quietly_skipped(str(column)) and f"{column}_status" not in row:
                     self._unknown(str(column), path)
                 continue
             if field in origin:
