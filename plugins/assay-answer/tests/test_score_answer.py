@@ -264,6 +264,33 @@ def test_contexts_as_a_numpy_array_or_pandas_series_are_read_in_order() -> None:
         assert f", not {kind}" in caught.value.message
 
 
+def test_a_supported_answer_is_reviewed_when_the_retrieved_chunks_disagree() -> None:
+    agree = [
+        {"id": "handbook-7", "text": HANDBOOK, "score": 0.9},
+        {"id": "faq-3", "text": "Unused vacation days: up to 5 carry over.", "score": 0.85},
+    ]
+    disagree = [
+        {"id": "handbook-7", "text": HANDBOOK, "score": 0.9},
+        {
+            "id": "handbook-2019",
+            "text": "Employees may carry over up to 10 unused vacation days into the next "
+            "calendar year.",
+            "score": 0.85,
+        },
+    ]
+    calm = score_answer(QUESTION, RIGHT, agree)
+    assert calm.inputs["hasConflict"] is False
+    result = score_answer(QUESTION, RIGHT, disagree)
+    assert result.evidence.claims[0].supported  # the answer does follow handbook-7 ...
+    assert result.inputs["hasConflict"] is True  # ... which handbook-2019 contradicts
+    card = result.scorecard
+    assert (card.recommended_action, card.action_rule) == ("review", "review-on-warning")
+    assert "conflicting-sources" in card.action_reason
+    report = result.render_text()
+    assert "[warn] conflicting-sources at hasConflict: The sources contradict each other" in report
+    assert "Conflicts between contexts:" in report
+
+
 def test_bad_contexts_are_refused_with_a_code_and_path() -> None:
     with pytest.raises(assay.AssayError) as caught:
         score_answer(QUESTION, "5 days.", [{"text": HANDBOOK, "score": "high"}])

@@ -85,6 +85,36 @@ def test_the_floor_warning_names_the_signal_and_the_numbers() -> None:
     assert scored.action_reason == "Warning 'unsupported-answer' matched abstainOnWarnings policy."
 
 
+@pytest.mark.parametrize(
+    ("signals", "path"),
+    [
+        ({"hasConflict": True}, "hasConflict"),
+        ({"hasConflict": False, "conflictingCandidateCount": 2}, "conflictingCandidateCount"),
+    ],
+)
+def test_grounded_reviews_a_supported_answer_when_the_sources_contradict_each_other(
+    signals: dict[str, Any], path: str
+) -> None:
+    scored = card("grounded-v1", faithfulnessScore=1.0, **signals)
+    assert scored.total == 100
+    assert (scored.recommended_action, scored.action_rule) == ("review", "review-on-warning")
+    assert scored.action_reason == (
+        "Warning 'conflicting-sources' matched reviewOnWarnings policy."
+    )
+    (conflict,) = [w for w in scored.meta.warnings if w.code == "conflicting-sources"]
+    assert conflict.path == path
+    # an unsupported answer still abstains: the abstain rules come first
+    refused = card("grounded-v1", faithfulnessScore=0.0, **signals)
+    assert (refused.recommended_action, refused.action_rule) == ("abstain", "abstain-on-warning")
+    # no conflict, no warning
+    calm = card("grounded-v1", faithfulnessScore=1.0, conflictingCandidateCount=0)
+    assert "conflicting-sources" not in {w.code for w in calm.meta.warnings}
+    assert calm.recommended_action == "answer"
+    for preset in ("balanced-v0.3", "legacy-v0.2"):  # transparent-confidence 0.3: unchanged
+        other = card(preset, faithfulnessScore=1.0, **signals)
+        assert "conflicting-sources" not in {w.code for w in other.meta.warnings}
+
+
 @pytest.mark.parametrize("preset", ["balanced-v0.3", "legacy-v0.2", "production-v0.3"])
 def test_the_other_presets_keep_their_actions(preset: str) -> None:
     scored = card(preset, faithfulnessScore=0.0, answerRelevanceScore=0.95)

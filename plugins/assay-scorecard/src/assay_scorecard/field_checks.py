@@ -336,9 +336,10 @@ _CONFIG_RULES = value_rules(
 )
 _ACTION_RULES = value_rules(ActionPolicyConfig)
 # the typed config's settings and the signal policy's own (a setting read by the policy is
-# known even before the typed config names it); requireSupportEvaluator comes from the preset
+# known even before the typed config names it); requireSupportEvaluator and warnOnConflict
+# come from the preset
 _SIGNAL_RULES = {
-    **value_rules(SignalPolicy, skip=("require_support_evaluator",)),
+    **value_rules(SignalPolicy, skip=("require_support_evaluator", "warn_on_conflict")),
     **value_rules(SignalPolicyConfig),
 }
 _SIGNAL_LISTS = ("require", "reviewWhenMissing", "abstainWhenMissing")

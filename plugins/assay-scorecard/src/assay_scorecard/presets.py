@@ -69,6 +69,9 @@ class Preset:
         abstain_when_missing: required signals whose absence forces abstain.
         require_support_evaluator: also require ``faithfulnessScore`` or ``claimSupport``
             (the production preset's evaluator check).
+        warn_on_conflict: warn ``conflicting-sources`` when the sources contradict each other
+            (``hasConflict`` true, ``conflictingCandidateCount`` above 0); the preset's action
+            policy decides what the warning does.
         config: default wire-shape config merged under the caller's (sections, weights,
             actionPolicy); the caller's keys win.
     """
@@ -81,6 +84,7 @@ class Preset:
     abstain_when_missing: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
     require_support_evaluator: bool = False
     config: Mapping[str, Any] = attrs.field(factory=dict)
+    warn_on_conflict: bool = False
 
 
 def grounded_preset() -> Preset:
@@ -95,14 +99,18 @@ def grounded_preset() -> Preset:
     * An input outside its range (``input-out-of-range``: a retrieval score above 1, such as a
       raw BM25 score, a support score above 1) reviews (rule ``review-on-warning``): the total
       was computed from a value the scorecard reads as 0..1, so it is not trusted outright.
+    * Sources that contradict each other (``conflicting-sources``: ``hasConflict`` true,
+      ``conflictingCandidateCount`` above 0) review (rule ``review-on-warning``): a supported
+      answer may follow the wrong source.
     * A total below 20 (not 40) abstains and from 20 reviews (:data:`GROUNDED_SCORE_FLOOR`);
       otherwise the thresholds and warning rules of the default action policy apply.
     """
     return Preset(
         GROUNDED_PRESET,
         "an answer its sources do not support is never answered: below 0.9 support reviews, "
-        "below 0.5 abstains, no support signal reviews",
+        "below 0.5 abstains, no support signal or conflicting sources review",
         require_support_evaluator=True,
+        warn_on_conflict=True,
         config={
             "signalPolicy": {
                 "minSupportScore": GROUNDED_REVIEW_BELOW,
@@ -116,6 +124,7 @@ def grounded_preset() -> Preset:
                     "missing-conflict-signal",
                     "low-support",
                     "input-out-of-range",
+                    "conflicting-sources",
                 ],
                 "abstainOnWarnings": ["documents-silent", "unsupported-answer"],
             },

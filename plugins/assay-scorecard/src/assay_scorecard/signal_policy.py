@@ -13,6 +13,7 @@ from assay_scorecard.presets import Preset
 from assay_scorecard.signals import claim_support_problem, is_finite_number, timestamp_ms
 
 __all__ = [
+    "CONFLICTING_SOURCES",
     "LOW_SUPPORT",
     "NO_OUTCOME",
     "UNSUPPORTED_ANSWER",
@@ -27,6 +28,10 @@ LOW_SUPPORT = "low-support"
 support signal was given that cannot be read as one."""
 UNSUPPORTED_ANSWER = "unsupported-answer"
 """Warning code: the effective support score is below ``signalPolicy.unsupportedBelow``."""
+CONFLICTING_SOURCES = "conflicting-sources"
+"""Warning code, under a preset that asks for it (``grounded-v1``): the sources contradict each
+other (``hasConflict`` is true, or ``conflictingCandidateCount`` is above 0), so the answer may
+follow the wrong one however well it is supported."""
 
 
 def _absent(key: str) -> Callable[[Mapping[str, Any]], bool]:
@@ -136,6 +141,9 @@ class SignalPolicy:
     max_invalid_citation_count: float | None = None
     min_support_score: float | None = None
     unsupported_below: float | None = None
+    warn_on_conflict: bool = False
+    """a ``conflicting-sources`` warning when the sources contradict each other (the preset's
+    :attr:`~assay_scorecard.presets.Preset.warn_on_conflict`)"""
     preset: str = "production-v0.3"
     """the name of the preset the policy comes from (named in the support-evaluator warning)"""
 
@@ -156,6 +164,7 @@ class SignalPolicy:
             max_invalid_citation_count=caller.get("maxInvalidCitationCount"),
             min_support_score=_support_floor(caller, "minSupportScore"),
             unsupported_below=_support_floor(caller, "unsupportedBelow"),
+            warn_on_conflict=preset.warn_on_conflict,
             preset=preset.name,
         )
 
@@ -169,6 +178,7 @@ class SignalPolicy:
             or self.max_invalid_citation_count is not None
             or self.min_support_score is not None
             or self.unsupported_below is not None
+            or self.warn_on_conflict
         )
 
     def evaluate(self, inputs: Mapping[str, Any]) -> SignalPolicyOutcome:
@@ -230,6 +240,10 @@ class SignalPolicy:
             )
         if self.min_support_score is not None or self.unsupported_below is not None:
             warnings.extend(self._support_warnings(inputs))
+        if self.warn_on_conflict:
+            conflict = _conflict_warning(inputs)
+            if conflict is not None:
+                warnings.append(conflict)
         return SignalPolicyOutcome(
             tuple(warnings), tuple(dict.fromkeys(review)), tuple(dict.fromkeys(abstain))
         )
@@ -269,6 +283,29 @@ class SignalPolicy:
                 )
                 found.append(ScoreWarning(code, "warn", message, path))
         return found
+
+
+def _conflict_warning(inputs: Mapping[str, Any]) -> ScoreWarning | None:
+    """``conflicting-sources`` when ``hasConflict`` is true or ``conflictingCandidateCount`` is a
+    number above 0 (the signals the consistency dimension reads as a conflict), else ``None``."""
+    count = inputs.get("conflictingCandidateCount")
+    if is_finite_number(count) and count > 0:
+        return ScoreWarning(
+            CONFLICTING_SOURCES,
+            "warn",
+            f"{js_number(count)} candidate(s) conflict with the others: the answer may follow "
+            "the wrong source.",
+            "conflictingCandidateCount",
+        )
+    if inputs.get("hasConflict") is True:
+        return ScoreWarning(
+            CONFLICTING_SOURCES,
+            "warn",
+            "The sources contradict each other (hasConflict is true): the answer may follow the "
+            "wrong one.",
+            "hasConflict",
+        )
+    return None
 
 
 def effective_support(inputs: Mapping[str, Any]) -> tuple[float | None, str] | None:
