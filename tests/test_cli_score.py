@@ -303,6 +303,22 @@ def test_a_wrong_type_in_an_answer_record_is_named_in_json_terms(record: dict, l
     assert result.stderr.splitlines() == [line]
 
 
+def test_score_help_names_the_record_fields_it_reads_under_every_name() -> None:
+    result = assay("score", "--help")
+    assert result.returncode == 0
+    text = " ".join(result.stdout.split())
+    for name in (
+        "user_input",
+        "response",
+        "retrieved_contexts",
+        "actual_output",
+        "retrieval_context",
+    ):
+        assert name in text
+    assert "reference_contexts, ...) are accepted and not read" in text
+    assert '{"id"?, "scorecard", "signals", "evidence"}' in text
+
+
 def test_plugins_lists_core_plugins() -> None:
     result = assay("plugins", "--json")
     assert result.returncode == 0, result.stderr

@@ -89,8 +89,10 @@ def score_command(
 
     FILE (or - for standard input) holds one JSON object {"inputs": ..., "config": ...} in the
     camelCase JSON input format (a bare inputs object is accepted too), or an answer record
-    {"question", "answer", "contexts", "signals"?, "config"?, "id"?} (assay eval's other sample
-    fields, metadata and groundTruth, are accepted and not read): the signals are derived from
+    {"question", "answer", "contexts", "signals"?, "config"?, "id"?}, also under ragas's or
+    DeepEval's names (user_input, response, retrieved_contexts; input, actual_output,
+    retrieval_context), whose other sample fields (metadata, groundTruth, reference,
+    reference_contexts, ...) are accepted and not read: the signals are derived from
     the answer's text by a signal reader, the preset is grounded-v1 unless the config names one,
     and the report lists the answer's unsupported claims (with --json: {"id"?, "scorecard",
     "signals", "evidence"}, the record's id first when it has one). With --jsonl, every line is
