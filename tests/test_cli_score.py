@@ -293,7 +293,26 @@ def test_a_json_array_is_told_to_use_json_lines(tmp_path: Path) -> None:
         (
             {"user_input": "q", "response": "a", "retrieved_contexts": [{"text": "t"}, 3]},
             "error [INVALID_CONTEXT] retrieved_contexts[1]: a context must be a string or an "
-            "object with text, not a number",
+            "object with text, not the number 3",
+        ),
+        (
+            {"question": "q", "answer": "a", "contexts": [{"text": "t", "id": 1.5}]},
+            "error [INVALID_CONTEXT] contexts[0].id: id must be a string or an integer, not the "
+            "number 1.5",
+        ),
+        (
+            {
+                "question": "q",
+                "answer": "a",
+                "contexts": [{"text": "t", "retrievalScores": {"d": None}}],
+            },
+            "error [INVALID_CONTEXT] contexts[0].retrievalScores.d: a retrieval score must be a "
+            "number, not null",
+        ),
+        (
+            {"question": "q", "answer": "a", "contexts": ["c"], "config": []},
+            "error [INVALID_CONFIG] config: config must be a ScoringConfig or a JSON object, not "
+            "an array",
         ),
     ],
 )

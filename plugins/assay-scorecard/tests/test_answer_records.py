@@ -62,7 +62,7 @@ def test_contexts_are_strings_or_objects_with_metadata() -> None:
     [
         ("text", INVALID_ANSWER_RECORD, None, "must be an object"),
         ({"answer": "a", "contexts": []}, INVALID_ANSWER_RECORD, "question", "question is missing"),
-        (record(answer=3), INVALID_ANSWER_RECORD, "answer", "must be a string, not a number"),
+        (record(answer=3), INVALID_ANSWER_RECORD, "answer", "must be a string, not the number 3"),
         (
             {"question": "q", "answer": "a"},
             INVALID_ANSWER_RECORD,

@@ -204,7 +204,7 @@ def test_a_stream_mixes_answer_records_and_scoring_inputs(toy_default_registry: 
     assert out[3] == {
         "error": {
             "code": "INVALID_CONTEXT",
-            "message": "a context must be a string or an object with text, not a number",
+            "message": "a context must be a string or an object with text, not the number 7",
             "path": "contexts[0]",
             "line": 4,
         }

@@ -25,6 +25,7 @@ from typing import Any
 import attrs
 
 from assay import AssayError
+from assay_scorecard.signals import json_kind
 
 __all__ = [
     "ANSWER_FIELD_ALIASES",
@@ -246,26 +247,6 @@ def _also_named(field: str) -> str:
     return " or ".join(alias for alias, named in ANSWER_FIELD_ALIASES.items() if named == field)
 
 
-def _kind(value: Any) -> str:
-    """What a wrong value is, in the JSON terms of the record (``null``, ``a number``, ``the
-    string '0.9'``, ``an object``, ...), not Python's (``NoneType``, ``str``); a value JSON has
-    no name for by its Python type (``set``, ``ndarray``)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        shown = repr(value) if len(value) <= 40 else repr(value[:37]) + "..."
-        return f"the string {shown}"
-    if isinstance(value, Mapping):
-        return "an object"
-    if isinstance(value, list):
-        return "an array"
-    return type(value).__name__
-
-
 def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
@@ -305,7 +286,7 @@ def read_answer_record(record: Any) -> AnswerRecord:
         raise AssayError(
             INVALID_ANSWER_RECORD,
             f"an answer record must be an object with question, answer and contexts, not "
-            f"{_kind(record)}",
+            f"{json_kind(record)}",
         )
     for key in record:
         if key not in _RECORD_KEYS and key not in ANSWER_FIELD_ALIASES:
@@ -325,7 +306,7 @@ def read_answer_record(record: Any) -> AnswerRecord:
         if not isinstance(record[key], str):
             raise AssayError(
                 INVALID_ANSWER_RECORD,
-                f"{named[key]} must be a string, not {_kind(record[key])}",
+                f"{named[key]} must be a string, not {json_kind(record[key])}",
                 named[key],
             )
     contexts = record["contexts"]
@@ -335,7 +316,7 @@ def read_answer_record(record: Any) -> AnswerRecord:
         raise AssayError(
             INVALID_ANSWER_RECORD,
             f"{named['contexts']} must be an array of strings or objects with text, not "
-            f"{_kind(record['contexts'])}",
+            f"{json_kind(record['contexts'])}",
             named["contexts"],
         )
     return AnswerRecord(
@@ -367,7 +348,7 @@ def _signals(signals: Any) -> Mapping[str, Any]:
     if not isinstance(signals, Mapping):
         raise AssayError(
             INVALID_ANSWER_RECORD,
-            f"signals must be an object of scoring inputs, not {_kind(signals)}",
+            f"signals must be an object of scoring inputs, not {json_kind(signals)}",
             "signals",
         )
     return {key: _plain(value) for key, value in signals.items()}
@@ -392,7 +373,7 @@ def _plain(value: Any) -> Any:
 
 def _bad(where: str, key: str, value: Any, what: str) -> AssayError:
     return AssayError(
-        INVALID_CONTEXT, f"{key} must be {what}, not {_kind(value)}", f"{where}.{key}"
+        INVALID_CONTEXT, f"{key} must be {what}, not {json_kind(value)}", f"{where}.{key}"
     )
 
 
@@ -441,7 +422,7 @@ def _scores(where: str, key: str, value: Any) -> dict[str, Any] | None:
                 method = method if isinstance(method, str) else repr(method)
                 raise AssayError(
                     INVALID_CONTEXT,
-                    f"a retrieval score must be a number, got {score!r}",
+                    f"a retrieval score must be a number, not {json_kind(score)}",
                     f"{where}.retrievalScores.{method}",
                 )
         if not isinstance(method, str):
@@ -461,7 +442,9 @@ def _identity(where: str, key: str, value: Any) -> int | None:
         plain = _plain_number(value) if isinstance(value, numbers.Integral) else None
         if plain is None:
             raise AssayError(
-                INVALID_CONTEXT, f"id must be a string or an integer, got {value!r}", f"{where}.id"
+                INVALID_CONTEXT,
+                f"id must be a string or an integer, not {json_kind(value)}",
+                f"{where}.id",
             )
         return plain
     return None
@@ -507,7 +490,7 @@ def _context(item: Any, where: str) -> Context:
     if not isinstance(item, Mapping):
         raise AssayError(
             INVALID_CONTEXT,
-            f"a context must be a string or an object with text, not {_kind(item)}",
+            f"a context must be a string or an object with text, not {json_kind(item)}",
             where,
         )
     plain: dict[Any, Any] | None = None

@@ -36,6 +36,7 @@ __all__ = [
     "is_finite_number",
     "is_number",
     "js_truthy",
+    "json_kind",
     "resolve_score_bands",
     "timestamp_ms",
 ]
@@ -221,3 +222,23 @@ def resolve_score_bands(
             ErrorCode.INVALID_CONFIG, "bands must satisfy full >= high >= medium >= low", path
         )
     return bands
+
+
+def json_kind(value: Any) -> str:
+    """What a wrong value is, in the JSON terms of the record (``null``, ``the number 3``,
+    ``the string '0.9'``, ``an object``, ...), not Python's (``NoneType``, ``str``); a value JSON has
+    no name for by its Python type (``set``, ``ndarray``)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        shown = repr(value) if len(value) <= 40 else repr(value[:37]) + "..."
+        return f"the string {shown}"
+    if isinstance(value, Mapping):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    return type(value).__name__

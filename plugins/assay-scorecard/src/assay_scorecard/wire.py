@@ -24,6 +24,7 @@ from assay.wire import (
     warning_to_wire,
     wire_number,
 )
+from assay_scorecard.signals import json_kind
 from assay_scorecard.types import (
     ActionPolicyConfig,
     Candidate,
@@ -228,7 +229,8 @@ def scoring_config_to_wire(config: ScoringConfig | Mapping[str, Any] | None) -> 
     if not isinstance(config, ScoringConfig):
         raise AssayError(
             ErrorCode.INVALID_CONFIG,
-            f"config must be a ScoringConfig or a JSON object, not {type(config).__name__}",
+            f"config must be a ScoringConfig or a JSON object, not {json_kind(config)}",
+            "config",
         )
     wire: dict[str, Any] = {}
     for key, attr in _CONFIG_FIELDS.items():
