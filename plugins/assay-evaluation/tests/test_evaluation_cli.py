@@ -379,3 +379,42 @@ def test_a_threshold_in_the_config_for_a_metric_not_evaluated_is_still_allowed(d
         data, "--metrics", "word_count", "--config", config, "--composite-threshold", "0"
     )
     assert code == 0, err
+
+
+@pytest.mark.parametrize(
+    ("config", "key", "hint"),
+    [
+        ({"metric": ["word_count"]}, "metric", " (did you mean 'metrics'?)"),
+        ({"column_mapping": {"question": "q"}}, "column_mapping", ""),
+        ({"executor": "threads"}, "executor", ""),  # a Python object, not a config setting
+    ],
+)
+def test_a_config_key_that_no_config_sets_is_named_with_the_keys_it_can(
+    data, tmp_path, config, key, hint
+):
+    # "metric" used to be refused as options.metric with "did you mean 'metric_modes'?" and a
+    # list of Python-only options (clock, executor, on_progress) in place of the config's keys
+    path = tmp_path / "eval.json"
+    path.write_text(json.dumps(config))
+    code, out, err = run(data, "--config", path)
+    assert (code, out) == (assay.ExitCode.USAGE, "")
+    assert err.startswith(f"error [INVALID_OPTION] {key}: {path} has an unknown key {key!r}{hint}")
+    assert "(a config sets: metrics, judge, gate, columnMap, mode, thresholds," in err
+    assert "clock" not in err and "onProgress" not in err
+
+
+def test_a_config_takes_its_keys_in_either_case(data, tmp_path):
+    path = tmp_path / "eval.json"
+    path.write_text(
+        json.dumps(
+            {
+                "metrics": ["word_count"],
+                "thresholds": {"word_count": 0},
+                "composite_threshold": 0,
+                "regressionThreshold": 0.1,
+                "column_map": {"id": "id"},
+            }
+        )
+    )
+    code, _, err = run(data, "--config", path)
+    assert code == 0, err

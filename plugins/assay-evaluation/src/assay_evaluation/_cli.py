@@ -31,7 +31,14 @@ from assay_evaluation._columns import SampleFieldWarning
 from assay_evaluation._export import OUTPUT_FORMATS, save_results
 from assay_evaluation._gate import FAIL_ON, Gate, GateVerdict
 from assay_evaluation._judge_config import judge_from_config
-from assay_evaluation._options import check_scheduler, check_timestamp, parse_options, snake_case
+from assay_evaluation._options import (
+    EvaluateOptions,
+    check_scheduler,
+    check_timestamp,
+    parse_options,
+    snake_case,
+    suggest,
+)
 from assay_evaluation._outcome import status_of
 from assay_evaluation._plan import resolve_plan
 from assay_evaluation._profiles import DEFAULT_METRICS
@@ -63,11 +70,34 @@ def _json_kind(value: Any) -> str:
     return "a string" if isinstance(value, str) else "an array"
 
 
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(word.title() for word in rest)
+
+
+# what a config file may set: its own keys, and the options that are no Python object and that
+# no flag of this command always sets (--workers, and what --json / --html need kept)
+_CONFIG_KEYS = tuple(
+    dict.fromkeys(
+        _camel(name)
+        for name in (
+            "metrics",
+            "judge",
+            "gate",
+            "column_map",
+            *(f.name for f in attrs.fields(EvaluateOptions)),
+        )
+        if name not in ("executor", "clock", "on_progress", "keep_results", "keep_worst", "workers")
+    )
+)
+
+
 def _read_config(path: str | None) -> dict[str, Any]:
     """The ``--config`` file as a dict (``{}`` without one).
 
     :raises AssayError: the codes of :func:`~assay.cli.read_json_file`; ``INVALID_OPTION`` when
-        the file's top-level value is not a JSON object.
+        the file's top-level value is not a JSON object, or for a key a config cannot set (a
+        typo such as ``metric``, or a Python-only option), naming the keys it can.
     """
     if not path:
         return {}
@@ -78,6 +108,15 @@ def _read_config(path: str | None) -> dict[str, Any]:
             f"the config must be a JSON object, got {_json_kind(config)}",
             path,
         )
+    known = {snake_case(key) for key in _CONFIG_KEYS} | {"baseline", "stream_to"}
+    for key in config:
+        if snake_case(str(key)) not in known:
+            raise AssayError(
+                Code.INVALID_OPTION,
+                f"{path} has an unknown key {key!r}{suggest(str(key), _CONFIG_KEYS)} (a config "
+                f"sets: {', '.join(_CONFIG_KEYS)})",
+                str(key),
+            )
     return dict(config)
 
 
