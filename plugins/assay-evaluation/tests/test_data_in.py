@@ -564,3 +564,35 @@ def test_a_compressed_file_says_so_instead_of_not_utf_8(tmp_path):
     with pytest.raises(assay.AssayError) as caught:
         read_samples(tmp_path / "latin1.csv")
     assert "is not UTF-8 text" in caught.value.message
+
+
+def test_one_json_object_over_several_lines_is_named_with_its_keys(tmp_path):
+    # ragas_outputs.json (a wrapper holding "samples") was refused as
+    # "line 1: not valid JSON: Expecting property name enclosed in double quotes"
+    if not RAGAS.exists():
+        pytest.skip("needs ../shared/data/evaluator-outputs/ragas_outputs.json")
+    with pytest.raises(assay.AssayError) as caught:
+        read_samples(RAGAS)
+    assert (caught.value.code, caught.value.path) == ("MALFORMED_INPUT", str(RAGAS))
+    assert caught.value.message.startswith(
+        f"{RAGAS} holds one JSON object over several lines (keys: ragas_version, "
+    )
+    assert "the samples may be the list under 'samples'" in caught.value.message
+    pretty = tmp_path / "one.json"
+    pretty.write_text(json.dumps(_halueval(1)[0], indent=2), encoding="utf-8")
+    for workers in (0, 2):
+        result = CliRunner().invoke(build_cli(), ["eval", str(pretty), "--workers", str(workers)])
+        assert result.exit_code == 2
+        assert result.stderr.startswith(
+            f"error [MALFORMED_INPUT] {pretty}: {pretty} holds one JSON object over several "
+            "lines (keys: id, question, answer, contexts, groundTruth), not samples: it looks "
+            "like one sample"
+        )
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"answer": "a"\n{"answer": "b"}\n', encoding="utf-8")
+    with pytest.raises(assay.AssayError) as caught:
+        read_samples(broken)
+    assert (caught.value.path, caught.value.message) == (
+        "line 1",
+        "not valid JSON: Expecting ',' delimiter",
+    )

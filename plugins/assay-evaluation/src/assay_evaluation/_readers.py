@@ -10,13 +10,13 @@ import io
 import json
 import os
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from assay import AssayError, ErrorCode, EvalSample
 from assay_evaluation._codes import EvaluationErrorCode as Code
-from assay_evaluation._columns import ColumnMapper
+from assay_evaluation._columns import COLUMN_ALIASES, ColumnMapper
 from assay_evaluation._samples import coerce_sample
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "FORMATS",
     "SampleSource",
     "bytes_rows",
+    "check_first_line",
     "check_format",
     "parse_json",
     "read_samples",
@@ -136,10 +137,70 @@ BLANK_SPACE = " \t\r\x0b\x0c"
 does not take for white space either)."""
 
 
-def _jsonl_rows(text: str) -> Rows:
+def _jsonl_rows(text: str, path: str = "-") -> Rows:
+    first = True
     for number, line in enumerate(text.split("\n"), start=1):
         if line.strip(BLANK_SPACE):
+            if first:
+                first = False
+                try:
+                    row = parse_json(line, f"line {number}")
+                except AssayError:
+                    _one_object(text, path)  # a JSON object over many lines: say so
+                    raise
+                yield f"line {number}", row
+                continue
             yield f"line {number}", parse_json(line, f"line {number}")
+
+
+def check_first_line(head: bytes, path: str, whole: Callable[[], bytes]) -> None:
+    """For JSON Lines sent to workers unparsed: when the first line in ``head`` (the file's
+    first bytes) is complete but is no JSON, raise what the in-process reader raises for one
+    JSON object over several lines (``whole`` reads the file, only then); else return."""
+    stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    end = stripped.find(b"\n")
+    if end < 0:
+        return
+    try:
+        json.loads(stripped[:end])
+    except (ValueError, RecursionError):
+        _one_object(whole().decode("utf-8", "replace"), path)
+
+
+def _one_object(text: str, path: str) -> None:
+    """Raise ``MALFORMED_INPUT`` when ``text`` is one JSON object written over several lines
+    (a results file, a wrapper of samples, one pretty-printed sample), naming its keys and the
+    list that may hold the samples; return when it is not (the line's own error then stands).
+    """
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return
+    if not isinstance(value, dict):
+        return
+    where = "standard input" if path == "-" else path
+    keys = list(map(str, value))
+    shown = ", ".join(keys[:12]) + (", ..." if len(keys) > 12 else "")
+    if any(key in COLUMN_ALIASES for key in keys):
+        hint = "it looks like one sample: write it on one line, or as a JSON array [{...}]"
+    else:
+        lists = [
+            key
+            for key, item in value.items()
+            if isinstance(item, list) and item and isinstance(item[0], dict)
+        ]
+        hint = (
+            f"the samples may be the list under {lists[0]!r}: write that list out "
+            f"(jq '.{lists[0]}' FILE > samples.json, or in Python "
+            f"evaluate_batch(json.load(file)[{lists[0]!r}]))"
+            if lists
+            else "give a JSON array of sample objects, or one sample object per line"
+        )
+    raise AssayError(
+        ErrorCode.MALFORMED_INPUT,
+        f"{where} holds one JSON object over several lines (keys: {shown}), not samples: {hint}",
+        path,
+    )
 
 
 def _json_rows(text: str, path: str) -> Rows:
@@ -225,7 +286,7 @@ def bytes_rows(data: bytes, path: str, format: str | None = None) -> tuple[Rows,
         return _csv_rows(text), True
     if kind == "json":
         return _json_rows(text, path), False
-    return _jsonl_rows(text), False
+    return _jsonl_rows(text, path), False
 
 
 def _columns_to_rows(columns: Mapping[str, Any]) -> Rows:

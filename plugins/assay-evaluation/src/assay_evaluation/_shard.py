@@ -20,6 +20,7 @@ from assay_evaluation._readers import (
     Rows,
     SampleSource,
     bytes_rows,
+    check_first_line,
     check_format,
     resolve_format,
     sample_rows,
@@ -49,6 +50,11 @@ def _is_json_lines(path: str, format: str | None) -> bool:
     with open_input(path) as handle:
         head = handle.read(_SNIFF_BYTES)
     return resolve_format(head, path) == "jsonl"
+
+
+def _whole(path: str) -> bytes:
+    with open_input(path) as handle:
+        return handle.read()
 
 
 def _span_jobs(path: str, size: int) -> Iterator[ChunkJob]:
@@ -109,10 +115,13 @@ def chunk_jobs(
         if path == "-":
             data = sys.stdin.buffer.read()
             if resolve_format(data, path, format) == "jsonl":
+                check_first_line(data[:_SNIFF_BYTES], path, lambda: data)
                 lines = list(numbered(data.split(b"\n")))
                 return _line_jobs(iter(lines), size), len(lines)
             return _row_chunks(bytes_rows(data, path, format), size)
         if _is_json_lines(path, format):
+            with open_input(path) as handle:
+                check_first_line(handle.read(_SNIFF_BYTES), path, lambda: _whole(path))
             total = _file_samples(path) if count else 0
             return _span_jobs(path, size), total
     return _row_chunks(sample_rows(source, format), size)
