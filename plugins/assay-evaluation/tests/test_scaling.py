@@ -202,6 +202,20 @@ def test_the_progress_line_shows_count_rate_and_eta():
     ]
 
 
+def test_the_progress_line_in_a_log_is_written_every_ten_seconds_not_twice_a_second():
+    # a CI log (not a terminal) got a line every 0.5 s: 7,200 lines for an hour's run
+    stream = io.StringIO()
+    progress = ProgressLine(stream, clock=Ticks(1.0))
+    for done in range(1, 31):
+        progress(done, 30)
+    assert [line.split()[1] for line in stream.getvalue().splitlines()] == [
+        "1/30",
+        "11/30",
+        "21/30",
+        "30/30",
+    ]
+
+
 TOY_METRICS = ("--metrics", "word_count,truthOverlap")
 """Metrics registered by this plugin's test toys, so the CLI tests also run where the plugin is
 installed alone (its default list comes from assay-faithfulness)."""
