@@ -596,3 +596,28 @@ def test_one_json_object_over_several_lines_is_named_with_its_keys(tmp_path):
         "line 1",
         "not valid JSON: Expecting ',' delimiter",
     )
+
+
+def test_an_empty_answer_cell_is_an_empty_answer_that_fails_not_a_stopped_run(registry, tmp_path):
+    # one question the pipeline answered with nothing stopped the whole run (exit 2,
+    # MISSING_ANSWER) as if the data were malformed; it is a quality failure (exit 1)
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame(_halueval(6))
+    frame.loc[2, "answer"] = ""
+    path = tmp_path / "outputs.csv"
+    frame.to_csv(path, index=False)
+    assert ",," in path.read_text("utf-8")  # pandas writes the empty answer as an empty cell
+    for data in (path, frame):
+        samples = read_samples(data)
+        assert samples[2].answer == "" and samples[3].answer == _halueval(6)[3]["answer"]
+    batch = evaluate_batch(path, ["claim_support"], registry=registry)
+    empty = batch.results[2]
+    assert empty.metrics["claim_support"].score is None and empty.passed is False
+    assert [r.passed for r in batch.results].count(False) >= 1
+    result = CliRunner().invoke(build_cli(), ["eval", str(path), "--metrics", "claim_support"])
+    assert result.exit_code == 1, result.stderr
+    assert "samples passing overall: " in result.stdout
+    # a sample of the JSON input format without an answer is still refused
+    with pytest.raises(assay.AssayError) as caught:
+        read_samples([{"question": "q", "contexts": []}])
+    assert caught.value.code == "MISSING_ANSWER"

@@ -319,7 +319,7 @@ def test_a_failing_gate_points_at_the_test_not_at_the_plugin(pytester, data):
 
 
 def test_an_unreadable_row_points_at_the_test_and_names_the_file(pytester, data):
-    (pytester.path / "table.csv").write_text("question,answer,contexts,kind\nq,,c,x\n")
+    (pytester.path / "table.csv").write_text('kind,question,answer,contexts\nx,q,a,"[c"\n')
     pytester.makepyfile(
         """
         def test_quality(assay_gate):
@@ -331,7 +331,7 @@ def test_an_unreadable_row_points_at_the_test_and_names_the_file(pytester, data)
     text = result.stdout.str()
     assert "assay_evaluation/" not in text and "assay_pytest/gate.py" not in text
     result.stdout.fnmatch_lines(
-        ["E       assay._errors.AssayError: table.csv row 1.answer: the sample has no answer"]
+        ["E       assay._errors.AssayError: table.csv row 1.contexts: the cell starts like a list*"]
     )
     # the unknown-column warnings name the test's line, not a line of the plugin
     result.stdout.fnmatch_lines(

@@ -447,7 +447,9 @@ class ColumnMapper:
                 return self._contexts(value, path)
             return value
         if _missing(value) or (isinstance(value, str) and not value.strip()):
-            return None
+            # the answer column is there: an empty cell is an answer of no words (the pipeline
+            # answered nothing), judged and failed, not a row that stops the whole run
+            return "" if field == "answer" else None
         if field == "metadata" and isinstance(value, str) and value.lstrip().startswith("{"):
             return _json_cell(value, Code.INVALID_SAMPLE, path, "object")
         if field == "id" and isinstance(value, float) and value.is_integer():
