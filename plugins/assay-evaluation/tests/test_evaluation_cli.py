@@ -418,3 +418,27 @@ def test_a_config_takes_its_keys_in_either_case(data, tmp_path):
     )
     code, _, err = run(data, "--config", path)
     assert code == 0, err
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ("--metrics", "word_count,truth_overlap"),
+        ("--metrics", "word_count", "--metrics", "truth_overlap"),  # the last alone used to win
+        ("--metrics", "word_count truth_overlap"),
+    ],
+)
+def test_metrics_comma_separated_repeated_or_spaced_give_the_same_run(data, flags):
+    code, out, err = run(data, *flags)
+    assert code in (0, 1), err
+    rows = [line.split()[0] for line in out.splitlines()[2:4]]
+    assert rows == ["word_count", "truth_overlap"]
+
+
+@pytest.mark.parametrize("given", [("--metrics", ""), ("--metrics", " , ")])
+def test_metrics_given_without_an_id_is_refused_before_reading(tmp_path, given):
+    # an empty list ran no metric over every sample, then said "all 0 metric results are
+    # undetermined or errors"
+    code, out, err = run(tmp_path / "never-read.jsonl", *given)
+    assert (code, out) == (assay.ExitCode.USAGE, "")
+    assert err.startswith("error [INVALID_OPTION] --metrics: no metric id given: name at least")

@@ -221,7 +221,16 @@ def _options(
     metrics = config.pop("metrics", None)
     judge_spec = config.pop("judge", None)
     if cli["metrics"]:
-        metrics = [m.strip() for m in cli["metrics"].split(",") if m.strip()]
+        # --metrics a,b, --metrics a --metrics b (the last one alone used to win, silently),
+        # or --metrics "a b": an id holds no comma or space
+        metrics = [m for given in cli["metrics"] for m in given.replace(",", " ").split()]
+    if metrics is not None and not metrics:  # a run of no metric would decide nothing
+        raise AssayError(
+            Code.INVALID_OPTION,
+            "no metric id given: name at least one, or leave the metrics out for the default "
+            f"list ({', '.join(DEFAULT_METRICS)})",
+            "--metrics" if cli["metrics"] else "metrics",
+        )
     if cli["judge"]:
         judge_spec = cli["judge"]
         if cli["judge_model"]:
@@ -295,7 +304,10 @@ def _gate(config: dict[str, Any], cli: dict[str, Any]) -> Gate:
 )
 @click.option(
     "--metrics",
-    help=f"Comma-separated metric ids (default: {', '.join(DEFAULT_METRICS)}; see --profile).",
+    multiple=True,
+    metavar="A,B",
+    help=f"Comma-separated metric ids, or the option repeated (default: "
+    f"{', '.join(DEFAULT_METRICS)}; see --profile).",
 )
 @click.option(
     "--profile",
