@@ -442,3 +442,26 @@ def test_metrics_given_without_an_id_is_refused_before_reading(tmp_path, given):
     code, out, err = run(tmp_path / "never-read.jsonl", *given)
     assert (code, out) == (assay.ExitCode.USAGE, "")
     assert err.startswith("error [INVALID_OPTION] --metrics: no metric id given: name at least")
+
+
+def test_no_metric_installed_says_what_to_install_before_reading(monkeypatch, tmp_path):
+    # assay-evaluation alone (or ASSAY_PLUGINS without faithfulness) ran no metric over every
+    # sample, then said "all 0 metric results are undetermined or errors": NOT JUDGED
+    from assay_evaluation import evaluate_batch
+
+    monkeypatch.setenv("ASSAY_PLUGINS", "evaluation")
+    assay.reset_default_registry()
+    try:
+        code, out, err = run(tmp_path / "never-read.jsonl")
+    finally:
+        monkeypatch.undo()
+        assay.reset_default_registry()
+    assert (code, out) == (assay.ExitCode.USAGE, "")
+    assert err.startswith(
+        "error [UNKNOWN_METRIC] metrics: no metric is registered, so the default list "
+        "(claim_support) cannot run: install assay-faithfulness"
+    )
+    bare = assay.build_registry(env={"ASSAY_PLUGINS": "evaluation"})
+    with pytest.raises(assay.AssayError) as caught:
+        evaluate_batch([{"answer": "a", "contexts": []}], registry=bare)
+    assert (caught.value.code, caught.value.path) == ("UNKNOWN_METRIC", "metrics")

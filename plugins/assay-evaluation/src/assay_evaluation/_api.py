@@ -72,7 +72,7 @@ def evaluate(
     if column_map is not None or not isinstance(sample, EvalSample):
         sample = ColumnMapper(column_map, strict=strict).row(sample, "sample")
     checked = coerce_sample(sample)
-    plan = _PLANS.plan(metrics, parsed, registry or default_registry())
+    plan = _PLANS.plan(metrics, parsed, registry if registry is not None else default_registry())
     return evaluate_with_plan(checked, plan)
 
 
@@ -134,7 +134,9 @@ def evaluate_batch(
     clock = parsed.clock or Clock()
     tally: TallyReader
     if _distributes(parsed):
-        plan = resolve_plan(metrics, parsed, registry or default_registry())
+        plan = resolve_plan(
+            metrics, parsed, registry if registry is not None else default_registry()
+        )
         counted = parsed.on_progress is not None  # only progress needs the total first
         jobs, total = chunk_jobs(samples, format, parsed.chunk_size, counted)
         work = WorkPlan(
@@ -157,7 +159,9 @@ def evaluate_batch(
             strict=strict,
             contexts_separator=contexts_separator,
         )
-        plan = resolve_plan(metrics, parsed, registry or default_registry())
+        plan = resolve_plan(
+            metrics, parsed, registry if registry is not None else default_registry()
+        )
         began_wall, began_cpu = clock.wall(), clock.cpu()
         with _resume_executor(parsed) as executor:
             run_options = parsed if executor is None else attrs.evolve(parsed, executor=executor)
@@ -300,5 +304,5 @@ def create_evaluator(
             Code.INVALID_OPTION, "metrics must be a list of ids or Metric objects", "config.metrics"
         )
     options = parse_options(config)
-    resolve_plan(metrics, options, registry or default_registry())
+    resolve_plan(metrics, options, registry if registry is not None else default_registry())
     return Evaluator(options, None if metrics is None else tuple(metrics), registry)

@@ -278,7 +278,8 @@ def resolve_plan(
     one is registered and the heuristic ``metric`` otherwise; in ``heuristic`` and ``hybrid``
     mode the heuristic ``metric`` (hybrid is heuristic plus the per-metric ``llm`` overrides).
 
-    :raises AssayError: ``UNKNOWN_METRIC`` for an id (in ``metrics``, ``thresholds``,
+    :raises AssayError: ``UNKNOWN_METRIC`` when no metric is named and none is registered, or
+        for an id (in ``metrics``, ``thresholds``,
         ``composite_weights`` or ``metric_modes``) that names no registered metric of the needed
         kind; ``JUDGE_MISCONFIGURED`` when a metric runs in llm mode without a usable judge,
         or when llm or hybrid mode, with no metrics named, would run no judge-backed metric;
@@ -300,6 +301,15 @@ def resolve_plan(
         ids = profile_metrics(options.profile, registry)
     else:
         ids = _default_ids(registry)
+        if not ids:  # a run of no metric would read every sample and decide nothing
+            raise AssayError(
+                Code.UNKNOWN_METRIC,
+                f"no metric is registered, so the default list ({', '.join(DEFAULT_METRICS)}) "
+                "cannot run: install assay-faithfulness (pip install assay-faithfulness; with "
+                "ASSAY_PLUGINS set, include faithfulness in it), or bring your own metrics "
+                "(assay eval --plugin my_metrics.py --metrics ..., or metrics=[...] in Python)",
+                "metrics",
+            )
     direct = _direct_metrics(ids)
     thresholds = _canonical_keys(options.thresholds, registry, "options.thresholds", direct)
     weights = _canonical_keys(
