@@ -401,13 +401,16 @@ class ColumnMapper:
                 unknown.append(str(column))
         if not unknown:
             return  # the row is judged as it is: a missing field is that sample's error
-        for field, code in (("answer", Code.MISSING_ANSWER), ("contexts", Code.INVALID_CONTEXTS)):
+        for field, code, none in (
+            ("answer", Code.MISSING_ANSWER, ""),
+            ("contexts", Code.INVALID_CONTEXTS, " (a sample without contexts has [] in JSON)"),
+        ):
             if field not in fields:
                 raise AssayError(
                     code,
                     f"no column gives the {field}{suggest(field, unknown)}: map the one that "
                     f"holds it with --map {field}=COLUMN (column_map={{'{field}': COLUMN}} in "
-                    f"Python); columns not recognised: {', '.join(unknown)}",
+                    f"Python); columns not recognised: {', '.join(unknown)}{none}",
                     f"{path}.{field}",
                 )
 
