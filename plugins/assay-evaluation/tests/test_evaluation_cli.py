@@ -193,8 +193,18 @@ def test_text_that_is_not_utf8_exits_2_with_a_coded_error(tmp_path):
         (
             ("--threshold", "word_count=1.5"),
             None,
-            "error [INVALID_THRESHOLD] options.thresholds.word_count:",
+            "error [INVALID_THRESHOLD] --threshold: a threshold is a number in [0, 1], got "
+            "word_count=1.5",
         ),
+        # 90 meant as a percentage: the flag is named, not the option it becomes
+        (
+            ("--min-pass-rate", "90"),
+            None,
+            "error [INVALID_OPTION] --min-pass-rate: a share is a number in [0, 1] (0.9 for "
+            "90%), got 90",
+        ),
+        (("--max-error-rate", "nan"), None, "error [INVALID_OPTION] --max-error-rate: "),
+        (("--max-undetermined-rate", "-1"), None, "error [INVALID_OPTION] --max-undetermined-"),
         (("--threshold", "word_count"), None, "error [INVALID_THRESHOLD] --threshold:"),
         (("--metrics", "nope"), None, "error [UNKNOWN_METRIC] metrics[0]:"),
         (("--mode", "llm"), None, "error [JUDGE_MISCONFIGURED] options.judge:"),

@@ -207,6 +207,12 @@ def _parse_thresholds(pairs: tuple[str, ...]) -> dict[str, float]:
                 f"expected METRIC=NUMBER, got {metric_id}={value}",
                 "--threshold",
             ) from None
+        if not 0 <= thresholds[metric_id] <= 1:  # also NaN; 80 meant as a percentage
+            raise AssayError(
+                Code.INVALID_THRESHOLD,
+                f"a threshold is a number in [0, 1], got {metric_id}={value}",
+                "--threshold",
+            )
     return thresholds
 
 
@@ -266,6 +272,12 @@ def _gate(config: dict[str, Any], cli: dict[str, Any]) -> Gate:
     settings = dict(config.pop("gate", None) or {})
     for key in ("min_pass_rate", "max_undetermined_rate", "max_error_rate"):
         if cli[key] is not None:
+            if not 0 <= cli[key] <= 1:  # also NaN; 90 meant as a percentage
+                raise AssayError(
+                    Code.INVALID_OPTION,
+                    f"a share is a number in [0, 1] (0.9 for 90%), got {cli[key]:g}",
+                    "--" + key.replace("_", "-"),
+                )
             settings[key] = cli[key]
     if cli["gate"]:
         settings["fail_on"] = cli["gate"]
