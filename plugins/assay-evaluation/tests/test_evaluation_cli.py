@@ -205,6 +205,12 @@ def test_text_that_is_not_utf8_exits_2_with_a_coded_error(tmp_path):
         ),
         (("--max-error-rate", "nan"), None, "error [INVALID_OPTION] --max-error-rate: "),
         (("--max-undetermined-rate", "-1"), None, "error [INVALID_OPTION] --max-undetermined-"),
+        (
+            ("--composite-threshold", "60"),
+            None,
+            "error [INVALID_THRESHOLD] --composite-threshold: must be a number in [0, 1], got 60",
+        ),
+        (("--regression-threshold", "5"), None, "error [INVALID_OPTION] --regression-threshold:"),
         (("--threshold", "word_count"), None, "error [INVALID_THRESHOLD] --threshold:"),
         (("--metrics", "nope"), None, "error [UNKNOWN_METRIC] metrics[0]:"),
         (("--mode", "llm"), None, "error [JUDGE_MISCONFIGURED] options.judge:"),

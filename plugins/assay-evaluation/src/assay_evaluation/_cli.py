@@ -250,6 +250,12 @@ def _options(
         options["thresholds"] = {**options.get("thresholds", {}), **cli["threshold"]}
     for key in ("composite_threshold", "regression_threshold", "repeats", "judge_cache"):
         if cli[key] is not None:
+            if key.endswith("threshold") and not 0 <= cli[key] <= 1:  # also NaN
+                raise AssayError(
+                    Code.INVALID_THRESHOLD if key == "composite_threshold" else Code.INVALID_OPTION,
+                    f"must be a number in [0, 1], got {cli[key]:g}",
+                    "--" + key.replace("_", "-"),
+                )
             options[key] = cli[key]
     if cli["timestamp"] is not None:
         options["timestamp"] = check_timestamp(cli["timestamp"], "--timestamp")
