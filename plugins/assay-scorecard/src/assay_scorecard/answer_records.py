@@ -264,7 +264,8 @@ def _plain_number(value: Any) -> int | float | None:
     try:  # float32(0.9) is 0.8999999761...: read it as the 0.9 it was written as, which
         # scores in the band of 0.9, when that is the number of its own type it holds
         shown = float(str(value))
-        return shown if type(value)(shown) == value else exact
+        own_type: Any = type(value)
+        return shown if own_type(shown) == value else exact
     except (TypeError, ValueError, OverflowError):
         return exact
 
@@ -395,11 +396,12 @@ def _number(where: str, key: str, value: Any) -> float | None:
 
 
 def _rank(where: str, key: str, value: Any) -> int | None:
-    plain = None
+    plain: int | None = None
     if type(value) is not int and (isinstance(value, bool) or not isinstance(value, int)):
-        plain = _plain_number(value) if isinstance(value, numbers.Integral) else None
-        if plain is None:
+        number = _plain_number(value) if isinstance(value, numbers.Integral) else None
+        if number is None:
             raise _bad(where, key, value, "an integer >= 1")
+        plain = int(number)
     if value < 1:
         shown = value if plain is None else plain
         raise AssayError(
@@ -439,14 +441,14 @@ def _scores(where: str, key: str, value: Any) -> dict[str, Any] | None:
 
 def _identity(where: str, key: str, value: Any) -> int | None:
     if isinstance(value, bool) or not isinstance(value, str | int):
-        plain = _plain_number(value) if isinstance(value, numbers.Integral) else None
-        if plain is None:
+        number = _plain_number(value) if isinstance(value, numbers.Integral) else None
+        if number is None:
             raise AssayError(
                 INVALID_CONTEXT,
                 f"id must be a string or an integer, not {json_kind(value)}",
                 f"{where}.id",
             )
-        return plain
+        return int(number)
     return None
 
 

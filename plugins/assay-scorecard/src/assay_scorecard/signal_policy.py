@@ -288,7 +288,7 @@ class SignalPolicy:
 def _conflict_warning(inputs: Mapping[str, Any]) -> ScoreWarning | None:
     """``conflicting-sources`` when ``hasConflict`` is true or ``conflictingCandidateCount`` is a
     number above 0 (the signals the consistency dimension reads as a conflict), else ``None``."""
-    count = inputs.get("conflictingCandidateCount")
+    count: Any = inputs.get("conflictingCandidateCount")
     if is_finite_number(count) and count > 0:
         return ScoreWarning(
             CONFLICTING_SOURCES,
