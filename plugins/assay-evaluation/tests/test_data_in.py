@@ -568,6 +568,7 @@ def test_a_compressed_file_says_so_instead_of_not_utf_8(tmp_path):
     assert "is not UTF-8 text" in caught.value.message
 
 
+@pytest.mark.usefixtures("toy_default_registry")  # a metric to run without other plugins
 def test_one_json_object_over_several_lines_is_named_with_its_keys(tmp_path):
     # ragas_outputs.json (a wrapper holding "samples") was refused as
     # "line 1: not valid JSON: Expecting property name enclosed in double quotes"
@@ -583,7 +584,8 @@ def test_one_json_object_over_several_lines_is_named_with_its_keys(tmp_path):
     pretty = tmp_path / "one.json"
     pretty.write_text(json.dumps(_halueval(1)[0], indent=2), encoding="utf-8")
     for workers in (0, 2):
-        result = CliRunner().invoke(build_cli(), ["eval", str(pretty), "--workers", str(workers)])
+        command = ["eval", str(pretty), "--metrics", "word_count", "--workers", str(workers)]
+        result = CliRunner().invoke(build_cli(), command)
         assert result.exit_code == 2
         assert result.stderr.startswith(
             f"error [MALFORMED_INPUT] {pretty}: {pretty} holds one JSON object over several "
