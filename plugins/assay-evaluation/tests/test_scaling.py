@@ -39,7 +39,9 @@ COPIES = 8
 @pytest.fixture(scope="module")
 def data(tmp_path_factory) -> Path:
     """The six example answers repeated with unique ids (48 samples), some without an id and
-    with blank lines between, so positions (``#i``) and line numbers both matter."""
+    with blank lines between, so positions (``#i``) and line numbers both matter. Most tests
+    run the default metric list on them, which needs a metric plugin installed."""
+    pytest.importorskip("assay_faithfulness", reason="needs the assay-faithfulness plugin")
     rows = [json.loads(line) for line in EXAMPLE.read_text("utf-8").splitlines()]
     path = tmp_path_factory.mktemp("scaling") / "answers.jsonl"
     lines = []
@@ -61,8 +63,6 @@ def _run(data: Path, out: Path, **options) -> tuple[BatchEvalResult, bytes]:
 
 @pytest.fixture(scope="module")
 def in_process(data, tmp_path_factory):
-    # the default metric list: without a metric plugin installed the run is refused
-    pytest.importorskip("assay_faithfulness", reason="needs the assay-faithfulness plugin")
     return _run(data, tmp_path_factory.mktemp("one") / "out.jsonl", keep_results=False)
 
 
@@ -126,6 +126,7 @@ def test_a_bad_row_names_its_line_and_keeps_the_chunks_before_it(data, tmp_path)
 
 
 def test_not_json_names_its_line(tmp_path):
+    pytest.importorskip("assay_faithfulness", reason="needs the assay-faithfulness plugin")
     broken = tmp_path / "broken.jsonl"
     broken.write_bytes(b'{"answer": "a", "contexts": []}\n\n{"answer": \xff}\n')
     with pytest.raises(assay.AssayError) as caught:
@@ -134,6 +135,7 @@ def test_not_json_names_its_line(tmp_path):
 
 
 def test_unknown_columns_seen_by_workers_are_warned_once(tmp_path):
+    pytest.importorskip("assay_faithfulness", reason="needs the assay-faithfulness plugin")
     rows = [{"answer": "a", "contexts": ["a"], "questoin": "q"} for _ in range(5)]
     path = tmp_path / "rows.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")

@@ -87,6 +87,7 @@ def test_a_column_reads_back_by_index_slice_and_pickle(temp_folder):
 def test_a_running_tally_that_spilled_equals_the_tally_of_every_result(temp_folder):
     """The chunks of a run joined with a tiny spill limit give what one tally of every
     result gives, and closing it leaves nothing behind."""
+    pytest.importorskip("assay_faithfulness", reason="needs the assay-faithfulness plugin")
     rows = [json.loads(line) for line in EXAMPLE.read_text("utf-8").splitlines()] * 10
     batch = evaluate_batch(rows)
     ids = list(batch.aggregates)
