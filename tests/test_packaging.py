@@ -2,10 +2,9 @@
 their own and scores an answer, and each plugin passes its own tests with only its declared
 dependencies installed.
 
-The wheels are built once per run (``uv build --all-packages``). Every fresh virtual environment
-lives under the test's temporary folder, outside the workspace; uv's cache is shared, so the
-third-party wheels are linked from it, not downloaded again. The each-plugin-alone checks run
-two at a time (this is subprocess work: venv, install, a pytest run of its own).
+The wheels are built once per run (``uv build --all-packages``), and each plugin's alone check
+(venv, install, a pytest run of its own) is subprocess work that tests/packaging_work.py starts
+in the background as soon as the session has collected these tests; the tests here wait for it.
 """
 
 from __future__ import annotations
@@ -15,27 +14,13 @@ import os
 import shutil
 import subprocess
 import sys
-import tomllib
 import zipfile
-from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
+import packaging_work
 import pytest
+from packaging_work import CLEAN_ENV, META_DISTRIBUTIONS, PLUGINS, ROOT, install, venv
 
-ROOT = Path(__file__).resolve().parents[1]
-META_DISTRIBUTIONS = {"assay-all"}
-PLUGINS = sorted(
-    p.name
-    for p in (ROOT / "plugins").iterdir()
-    if p.is_dir()
-    and not p.name.startswith("_")
-    and (p / "pyproject.toml").is_file()
-    and p.name not in META_DISTRIBUTIONS
-)
-ALONE_WORKERS = 2
-# Environment of a command run in a fresh venv: nothing of this run's own environment leaks in.
-CLEAN_ENV = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
 ANSWER = {
     "supportLevel": "high",
     "hasConflict": False,
@@ -51,39 +36,6 @@ ANSWER = {
 }
 
 
-def _uv() -> str:
-    uv = shutil.which("uv")
-    assert uv, "uv is on PATH in the workspace set-up (python3 -m pip install uv)"
-    return uv
-
-
-def _meta(path: Path) -> dict:
-    return tomllib.loads((path / "pyproject.toml").read_text(encoding="utf-8"))
-
-
-def _venv(path: Path) -> Path:
-    """A fresh virtual environment at ``path`` (created from outside the workspace); its python."""
-    subprocess.run(
-        [_uv(), "venv", "--quiet", "--python", sys.executable, str(path)],
-        check=True,
-        timeout=300,
-        cwd=path.parent,
-    )
-    return path / "bin" / "python"
-
-
-def _install(python: Path, *requirements: str, cwd: Path, env: dict | None = None) -> None:
-    result = subprocess.run(
-        [_uv(), "pip", "install", "--quiet", "--python", str(python), *requirements],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=cwd,
-        env=env,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-
-
 def _without_workspace_sources(pyproject: str) -> str:
     """A package's pyproject.toml without its ``[tool.uv.sources]`` table, which names workspace
     members and so cannot apply to a copy outside the workspace."""
@@ -96,19 +48,10 @@ def _without_workspace_sources(pyproject: str) -> str:
     return "".join(kept)
 
 
-@pytest.fixture(scope="module")
-def wheels(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+@pytest.fixture
+def wheels() -> dict[str, Path]:
     """Distribution name -> its wheel, for the core, every plugin and the meta distribution."""
-    out = tmp_path_factory.mktemp("wheels")
-    result = subprocess.run(
-        [_uv(), "build", "--all-packages", "--wheel", "--quiet", "-o", str(out)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    return {path.name.split("-")[0].replace("_", "-"): path for path in out.glob("*.whl")}
+    return packaging_work.work().wheels.result(timeout=1800)
 
 
 def test_every_distribution_builds_a_wheel_that_ships_py_typed(wheels: dict[str, Path]) -> None:
@@ -134,8 +77,8 @@ def test_a_user_installs_assay_all_into_their_own_project_and_scores(
     uv's cache), then the two first things the README shows: Python and the command line."""
     project = tmp_path / "my-project"
     project.mkdir()
-    python = _venv(project / ".venv")
-    _install(
+    python = venv(project / ".venv")
+    install(
         python,
         "--find-links",
         str(wheels["assay"].parent),
@@ -203,64 +146,9 @@ def test_a_user_installs_assay_all_into_their_own_project_and_scores(
 # ---------------------------------------------------------------------------------------------
 
 
-def _workspace_closure(plugin: str) -> list[Path]:
-    """The plugin, the core and every workspace package it depends on (transitively)."""
-    wanted, seen = [ROOT / "plugins" / plugin], {}
-    while wanted:
-        path = wanted.pop()
-        meta = _meta(path)
-        name = meta["project"]["name"]
-        if name in seen:
-            continue
-        seen[name] = path
-        sources = meta.get("tool", {}).get("uv", {}).get("sources", {})
-        for dep, source in sources.items():
-            if isinstance(source, dict) and source.get("workspace"):
-                wanted.append(ROOT / "core" if dep == "assay" else ROOT / "plugins" / dep)
-    return list(seen.values())
-
-
-def _requirement(path: Path, wheels: dict[str, Path]) -> str:
-    """``name[extras] @ file:///...whl``: the built wheel, with every extra the package has."""
-    meta = _meta(path)["project"]
-    extras = ",".join(meta.get("optional-dependencies", {}))
-    return f"{meta['name']}{f'[{extras}]' if extras else ''} @ {wheels[meta['name']].as_uri()}"
-
-
-def _plugin_alone(plugin: str, wheels: dict[str, Path], folder: Path) -> tuple[int, str]:
-    """Install ``plugin`` with only its workspace closure (as wheels) into a fresh venv and run
-    its tests there; the exit status and the tail of the output."""
-    python = _venv(folder / "venv")
-    requirements = [_requirement(path, wheels) for path in _workspace_closure(plugin)]
-    _install(python, *requirements, "pytest", "pytest-benchmark", "hypothesis", cwd=folder)
-    result = subprocess.run(
-        [str(python), "-m", "pytest", f"plugins/{plugin}/tests", "-q", "-x"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env=CLEAN_ENV,
-    )
-    return result.returncode, result.stdout[-3000:] + result.stderr[-2000:]
-
-
-@pytest.fixture(scope="module")
-def alone_runs(
-    wheels: dict[str, Path], tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[dict[str, Future[tuple[int, str]]]]:
-    """Every plugin's alone check, started together on a pool of two workers."""
-    with ThreadPoolExecutor(max_workers=ALONE_WORKERS) as pool:
-        yield {
-            plugin: pool.submit(_plugin_alone, plugin, wheels, tmp_path_factory.mktemp(plugin))
-            for plugin in PLUGINS
-        }
-
-
 @pytest.mark.parametrize("plugin", PLUGINS)
-def test_plugin_passes_its_tests_alone(
-    plugin: str, alone_runs: dict[str, Future[tuple[int, str]]]
-) -> None:
-    returncode, output = alone_runs[plugin].result(timeout=1800)
+def test_plugin_passes_its_tests_alone(plugin: str) -> None:
+    returncode, output = packaging_work.work().alone[plugin].result(timeout=1800)
     assert returncode == 0, output
     assert " passed" in output
 
@@ -277,8 +165,8 @@ def test_template_scaffold_installs_and_passes_its_tests(
     shutil.copytree(ROOT / "plugins" / "_template", plugin)
     pyproject = plugin / "pyproject.toml"
     pyproject.write_text(_without_workspace_sources(pyproject.read_text(encoding="utf-8")))
-    python = _venv(tmp_path / "venv")
-    _install(python, str(wheels["assay"]), str(plugin), "pytest", cwd=tmp_path)
+    python = venv(tmp_path / "venv")
+    install(python, str(wheels["assay"]), str(plugin), "pytest", cwd=tmp_path)
     result = subprocess.run(
         [str(python), "-m", "pytest", str(plugin / "tests"), "-q", "-p", "no:cacheprovider"],
         cwd=plugin,
@@ -306,9 +194,9 @@ def test_compiled_speedups_are_optional_without_a_c_compiler(
     )
     pyproject = source / "pyproject.toml"
     pyproject.write_text(_without_workspace_sources(pyproject.read_text(encoding="utf-8")))
-    python = _venv(tmp_path / "venv")
+    python = venv(tmp_path / "venv")
     no_compiler = {**os.environ, "CC": "/nonexistent/cc", "LDSHARED": "/nonexistent/cc -shared"}
-    _install(python, str(wheels["assay"]), str(source), cwd=tmp_path, env=no_compiler)
+    install(python, str(wheels["assay"]), str(source), cwd=tmp_path, env=no_compiler)
     code = (
         "import assay_faithfulness as af, assay_faithfulness._compiled as c\n"
         "import assay_faithfulness.answer_support as detector\n"
